@@ -1,0 +1,23 @@
+/* exstar codelets: glue between StarPU and the kernels, one file per operation.
+ *
+ * This header is what the runtime sees of the codelet layer (besides the codelets declared
+ * in exstar.h): OpenCL program loading and errors raised inside tasks. The codelet files
+ * themselves include glue.h. Codelets know nothing of algorithms (runtime/ does); kernels
+ * know nothing of StarPU. */
+#ifndef EXSTAR_CODELETS_H
+#define EXSTAR_CODELETS_H
+#include <starpu.h>
+#include "include/exstar/exstar.h"
+
+/* OpenCL: one program per OpenCL worker device, built at init by exstar itself (so that a
+ * build failure is an error code with the build log, not an abort). dir: see
+ * exstar_cl_source. Returns 0, or EXSTAR_ERR_OPENCL with the reason written to msg. */
+int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len);
+void exstar_codelets_opencl_unload(void);
+
+/* Errors raised inside codelet functions (which cannot return one): the first is kept
+ * until taken. The runtime checks it after waiting for its tasks. */
+void exstar_codelet_fail(int status, const char *fmt, ...);
+int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
+
+#endif

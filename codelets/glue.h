@@ -1,0 +1,72 @@
+/* exstar codelet glue, for the codelet files only (it pulls in the kernels' headers).
+ *
+ * Each codelet file has the same skeleton: a CPU function, a CUDA function and an OpenCL
+ * function that only unpack the buffers and call the kernel of their back end, then
+ * EXSTAR_CODELET, which makes the codelet with a history-based performance model named
+ * exstar_<op>. */
+#ifndef EXSTAR_CODELETS_GLUE_H
+#define EXSTAR_CODELETS_GLUE_H
+#include "codelets/codelets.h"
+
+#ifdef STARPU_USE_OPENCL
+#include "kernels_cl/kernels_cl.h"
+/* Kernel named exstar_<name> for the calling OpenCL worker, and its queue. */
+enum exstar_cl_kernel_id {
+#define X(name) EXSTAR_CLK_##name,
+  EXSTAR_CL_KERNEL_NAMES
+#undef X
+  EXSTAR_CLK_COUNT
+};
+cl_kernel exstar_codelet_cl_kernel(enum exstar_cl_kernel_id id, cl_command_queue *queue);
+/* Waits for the queue; reports a failed launch (status != CL_SUCCESS) as a codelet error. */
+void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char *what);
+#endif
+
+#if defined(STARPU_USE_CUDA) && defined(EXSTAR_CUDA_CODELETS)
+#define EXSTAR_WITH_CUDA_CODELETS 1
+#include "kernels_cuda/kernels_cuda.h"
+void exstar_codelet_cuda_check(int status, const char *what);
+#endif
+
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+#define EXSTAR_CUDA_FUNC(cl, f) ((cl).cuda_funcs[0] = f, (cl).cuda_flags[0] = STARPU_CUDA_ASYNC)
+#else
+#define EXSTAR_CUDA_FUNC(cl, f) ((void)0)
+#endif
+#ifdef STARPU_USE_OPENCL
+#define EXSTAR_OPENCL_FUNC(cl, f) ((cl).opencl_funcs[0] = f)
+#else
+#define EXSTAR_OPENCL_FUNC(cl, f) ((void)0)
+#endif
+
+/* Defines the codelet exstar_<op>_cl from the functions <op>_cpu, <op>_cuda, <op>_opencl of
+ * the including file, with its access modes and a history-based performance model named
+ * exstar_<op>. */
+#define EXSTAR_CODELET(op, nb, ...)                                                         \
+  static struct starpu_perfmodel exstar_##op##_model;                                       \
+  struct starpu_codelet exstar_##op##_cl = [] {                                             \
+    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                        \
+    exstar_##op##_model.symbol = "exstar_" #op;                                             \
+    struct starpu_codelet cl;                                                               \
+    starpu_codelet_init(&cl);                                                               \
+    cl.cpu_funcs[0] = op##_cpu;                                                             \
+    EXSTAR_CUDA_FUNC(cl, op##_cuda);                                                        \
+    EXSTAR_OPENCL_FUNC(cl, op##_opencl);                                                    \
+    cl.nbuffers = nb;                                                                       \
+    const enum starpu_data_access_mode modes[] = {__VA_ARGS__};                             \
+    for (int i = 0; i < nb; ++i) cl.modes[i] = modes[i];                                    \
+    cl.model = &exstar_##op##_model;                                                        \
+    cl.name = "exstar_" #op;                                                                \
+    return cl;                                                                              \
+  }()
+
+/* Buffer accessors shared by the codelet files. */
+static inline double *exstar_vec_ptr(void *buf) { return (double *)STARPU_VECTOR_GET_PTR(buf); }
+static inline long long *exstar_acc_ptr(void *buf) { return (long long *)STARPU_VECTOR_GET_PTR(buf); }
+#ifdef STARPU_USE_OPENCL
+static inline cl_mem exstar_vec_mem(void *buf) { return (cl_mem)STARPU_VECTOR_GET_DEV_HANDLE(buf); }
+/* Offset of an OpenCL buffer's data, in elements of 8 bytes. */
+static inline int64_t exstar_vec_off(void *buf) { return (int64_t)(STARPU_VECTOR_GET_OFFSET(buf) / 8); }
+#endif
+
+#endif

@@ -1,0 +1,79 @@
+// exstar C++ API: a thin layer over exstar.h. Errors become exstar::error exceptions;
+// the exact definitions are the ones written in exstar.h.
+#ifndef EXSTAR_EXSTAR_HPP
+#define EXSTAR_EXSTAR_HPP
+
+#include <exstar/exstar.h>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace exstar {
+
+class error : public std::runtime_error {
+public:
+  error(int status, const std::string &msg) : std::runtime_error(msg), status_(status) {}
+  int status() const noexcept { return status_; }
+
+private:
+  int status_;
+};
+
+// Throws exstar::error for a failed status, with the library's message.
+inline void check(int status)
+{
+  if (status != EXSTAR_SUCCESS) {
+    std::string msg = exstar_last_error();
+    throw error(status, msg.empty() ? exstar_status_name(status) : msg);
+  }
+}
+
+// Starts StarPU and exstar for the lifetime of the object.
+class runtime {
+public:
+  explicit runtime(const exstar_config *cfg = nullptr) { check(exstar_init(cfg)); }
+  ~runtime() { exstar_shutdown(); }
+  runtime(const runtime &) = delete;
+  runtime &operator=(const runtime &) = delete;
+};
+
+// RN(Σ x_i).
+inline double sum(std::int64_t n, const double *x, std::int64_t incx = 1)
+{
+  double r;
+  check(exstar_dsum(n, x, incx, &r));
+  return r;
+}
+inline double sum(const std::vector<double> &x) { return sum((std::int64_t)x.size(), x.data()); }
+
+// RN(Σ x_i·y_i).
+inline double dot(std::int64_t n, const double *x, std::int64_t incx, const double *y, std::int64_t incy)
+{
+  double r;
+  check(exstar_ddot(n, x, incx, y, incy, &r));
+  return r;
+}
+inline double dot(const std::vector<double> &x, const std::vector<double> &y)
+{
+  if (x.size() != y.size()) throw error(EXSTAR_ERR_ARG, "exstar::dot: x and y differ in length");
+  return dot((std::int64_t)x.size(), x.data(), 1, y.data(), 1);
+}
+
+// An exact accumulator registered with StarPU, for composing reductions in a task graph.
+class accumulator {
+public:
+  accumulator() { check(exstar_acc_register(&h_)); }
+  ~accumulator() { exstar_acc_unregister(h_); }
+  accumulator(const accumulator &) = delete;
+  accumulator &operator=(const accumulator &) = delete;
+  starpu_data_handle_t handle() const { return h_; }
+  // Submits result := RN(this).
+  void round_into(starpu_data_handle_t result) { check(exstar_acc_round_insert(h_, result)); }
+
+private:
+  starpu_data_handle_t h_ = nullptr;
+};
+
+} // namespace exstar
+#endif

@@ -1,0 +1,30 @@
+// OpenCL launchers of the accumulator housekeeping kernels (acc.cl).
+#include "kernels_cl/kernels_cl.h"
+#include "kernels_cl/launch_util.h"
+#include "core/accumulator.h"
+
+using exstar_cl::enqueue_single;
+using exstar_cl::set_args;
+
+extern "C" cl_int exstar_cl_acc_zero(cl_command_queue q, cl_kernel k_zero, cl_mem acc,
+                                     cl_ulong acc_off)
+{
+  cl_int e = set_args(k_zero, 0, acc, acc_off);
+  if (e != CL_SUCCESS) return e;
+  size_t global = EXSTAR_ACC_WORDS;
+  return clEnqueueNDRangeKernel(q, k_zero, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+}
+
+extern "C" cl_int exstar_cl_acc_merge(cl_command_queue q, cl_kernel k_merge, cl_mem dst,
+                                      cl_ulong dst_off, cl_mem src, cl_ulong src_off)
+{
+  cl_int e = set_args(k_merge, 0, dst, dst_off, src, src_off);
+  return e != CL_SUCCESS ? e : enqueue_single(q, k_merge);
+}
+
+extern "C" cl_int exstar_cl_acc_round(cl_command_queue q, cl_kernel k_round, cl_mem acc,
+                                      cl_ulong acc_off, cl_mem result, cl_ulong result_off)
+{
+  cl_int e = set_args(k_round, 0, acc, acc_off, result, result_off);
+  return e != CL_SUCCESS ? e : enqueue_single(q, k_round);
+}

@@ -1,0 +1,14 @@
+// OpenCL launcher of the exact sum (sum.cl).
+#include "kernels_cl/kernels_cl.h"
+#include "kernels_cl/launch_util.h"
+
+extern "C" cl_int exstar_cl_sum(cl_command_queue q, cl_kernel k_sum, cl_kernel k_norm, int64_t n,
+                                cl_mem x, int64_t offx, int64_t incx, cl_mem acc, cl_ulong acc_off)
+{
+  if (n > 0) {
+    cl_long n_ = n, offx_ = offx, incx_ = incx;
+    cl_int e = exstar_cl::set_args(k_sum, 0, n_, x, offx_, incx_, acc, acc_off);
+    if (e != CL_SUCCESS) return e;
+  }
+  return exstar_cl::enqueue_reduction(q, k_sum, k_norm, n, acc, acc_off);
+}

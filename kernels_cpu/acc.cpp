@@ -1,0 +1,21 @@
+// Accumulator housekeeping on the CPU: zero, exact merge, rounding.
+#include "kernels_cpu/kernels_cpu.h"
+#include "kernels_cpu/acc_cpu.h"
+
+void exstar_cpu_acc_zero(exstar_i64 *acc)
+{
+  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) acc[i] = 0;
+}
+
+void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src)
+{
+  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) dst[i] += src[i];
+  exstar_acc_normalize_cpu(dst);
+}
+
+double exstar_cpu_acc_round(const exstar_i64 *acc)
+{
+  exstar_i64 copy[EXSTAR_ACC_WORDS];
+  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) copy[i] = acc[i];
+  return exstar_acc_round_private(copy);
+}

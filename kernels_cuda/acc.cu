@@ -1,0 +1,103 @@
+// Accumulator housekeeping on a CUDA device: zero, exact merge, normalize, rounding.
+#include "kernels_cuda/kernels_cuda.h"
+#include "kernels_cuda/acc_cuda.cuh"
+
+namespace {
+
+// One warp loads the words into shared memory, one thread carries them (134 dependent
+// steps on shared memory, a few microseconds), the warp writes them back.
+__global__ void __launch_bounds__(32) normalize_kernel(exstar_i64 *acc)
+{
+  __shared__ exstar_i64 w[EXSTAR_ACC_WORDS];
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = acc[i];
+  __syncwarp();
+  if (threadIdx.x == 0) {
+    exstar_acc_normalize_private(w);
+    exstar_cuda_fold_marks(w);
+  }
+  __syncwarp();
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) acc[i] = w[i];
+}
+
+// dst += src word by word, then the same normalize as above.
+__global__ void __launch_bounds__(32) merge_kernel(exstar_i64 *dst, const exstar_i64 *src)
+{
+  __shared__ exstar_i64 w[EXSTAR_ACC_WORDS];
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = dst[i] + src[i];
+  __syncwarp();
+  if (threadIdx.x == 0) {
+    exstar_acc_normalize_private(w);
+    exstar_cuda_fold_marks(w);
+  }
+  __syncwarp();
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) dst[i] = w[i];
+}
+
+// One thread rounds a private copy (exstar_acc_round_private normalizes it in place).
+__global__ void __launch_bounds__(32) round_kernel(const exstar_i64 *acc, double *result)
+{
+  __shared__ exstar_i64 w[EXSTAR_ACC_WORDS];
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = acc[i];
+  __syncwarp();
+  if (threadIdx.x == 0) *result = exstar_acc_round_private(w);
+}
+
+} // namespace
+
+int exstar_cuda_check_launch(void)
+{
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? 0 : -(int)e;
+}
+
+int exstar_cuda_grid_size(long long n, int threads, int blocks_per_sm, int *grid)
+{
+  int dev = 0, sms = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e != cudaSuccess) return -(int)e;
+  long long g = (long long)sms * blocks_per_sm;
+  long long small = (n + 8LL * threads - 1) / (8LL * threads); // >= 8 terms per thread
+  if (small < g) g = small;
+  long long big = (n + EXSTAR_CUDA_MAX_TERMS_PER_BLOCK - 1) / EXSTAR_CUDA_MAX_TERMS_PER_BLOCK;
+  if (big > g) g = big;
+  if (g < 1) g = 1;
+  if (g > 0x7fffffffLL) return -(int)cudaErrorInvalidValue;
+  *grid = (int)g;
+  return 0;
+}
+
+int exstar_cuda_launch_normalize(exstar_i64 *acc, cudaStream_t stream)
+{
+  normalize_kernel<<<1, 32, 0, stream>>>(acc);
+  return exstar_cuda_check_launch();
+}
+
+extern "C" {
+
+int exstar_cuda_acc_zero(long long *acc, exstar_cuda_stream stream)
+{
+  cudaError_t e = cudaMemsetAsync(acc, 0, sizeof(exstar_i64) * EXSTAR_ACC_WORDS,
+                                  (cudaStream_t)stream);
+  return e == cudaSuccess ? 0 : -(int)e;
+}
+
+int exstar_cuda_acc_merge(long long *dst, const long long *src, exstar_cuda_stream stream)
+{
+  merge_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(dst, src);
+  return exstar_cuda_check_launch();
+}
+
+int exstar_cuda_acc_round(const long long *acc, double *result, exstar_cuda_stream stream)
+{
+  round_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(acc, result);
+  return exstar_cuda_check_launch();
+}
+
+const char *exstar_cuda_error_string(int code)
+{
+  if (code == 0) return "no error";
+  return cudaGetErrorString((cudaError_t)(code < 0 ? -code : code));
+}
+
+} // extern "C"

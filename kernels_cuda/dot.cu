@@ -1,0 +1,143 @@
+// Exact dot product on a CUDA device: acc += Σ x_i·y_i.
+//
+// Each thread keeps two FPEs in registers (one per half of a double2) and spills into its
+// block's __shared__ digits; the block merges, carries and adds its digits into acc with
+// atomicAdd; a one-thread kernel then normalizes acc. Unit strides with 16-byte aligned
+// pointers (after peeling at most one element) read double2; anything else reads doubles.
+// Any grid, block size or unrolling gives the same bits: every step is exact.
+#include "kernels_cuda/kernels_cuda.h"
+#include "kernels_cuda/acc_cuda.cuh"
+
+#ifndef EXSTAR_CUDA_DOT_THREADS
+#define EXSTAR_CUDA_DOT_THREADS 256
+#endif
+#ifndef EXSTAR_CUDA_DOT_BLOCKS_PER_SM
+#define EXSTAR_CUDA_DOT_BLOCKS_PER_SM 4
+#endif
+#ifndef EXSTAR_CUDA_DOT_UNROLL /* double2 loads per vector in flight per thread */
+#define EXSTAR_CUDA_DOT_UNROLL 4
+#endif
+
+namespace {
+
+constexpr int kThreads = EXSTAR_CUDA_DOT_THREADS;
+constexpr int kUnroll = EXSTAR_CUDA_DOT_UNROLL;
+constexpr int kBlocksPerSm = EXSTAR_CUDA_DOT_BLOCKS_PER_SM;
+static_assert(kThreads % 32 == 0 && kThreads >= EXSTAR_CUDA_MIN_THREADS, "block size");
+
+// Elements (x[2i], x[2i+1]) · (y[2i], y[2i+1]) for i < npairs of the 16-byte aligned x2, y2;
+// the global thread 0 also takes the up to two single elements `px[k]·py[k]` (k < nsingle,
+// at the given indices) that the aligned pairs leave out.
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
+    long long npairs, const double2 *__restrict__ x2, const double2 *__restrict__ y2,
+    const double *__restrict__ px, const double *__restrict__ py, int nsingle,
+    long long single0, long long single1, exstar_i64 *__restrict__ acc)
+{
+  __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
+  exstar_cuda_block_zero(sacc);
+  __syncthreads();
+  double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
+  exstar_fpe_zero(f0);
+  exstar_fpe_zero(f1);
+  int flags = 0;
+  const long long gstride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) {
+    if (nsingle > 0) flags |= exstar_dot_step_atomic(sacc, f0, px[single0], py[single0]);
+    if (nsingle > 1) flags |= exstar_dot_step_atomic(sacc, f1, px[single1], py[single1]);
+  }
+  for (; i + (kUnroll - 1) * gstride < npairs; i += kUnroll * gstride) {
+    double2 a[kUnroll], b[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      a[u] = __ldg(x2 + i + u * gstride);
+      b[u] = __ldg(y2 + i + u * gstride);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      flags |= exstar_dot_step_atomic(sacc, f0, a[u].x, b[u].x);
+      flags |= exstar_dot_step_atomic(sacc, f1, a[u].y, b[u].y);
+    }
+  }
+  for (; i < npairs; i += gstride) {
+    double2 a = __ldg(x2 + i), b = __ldg(y2 + i);
+    flags |= exstar_dot_step_atomic(sacc, f0, a.x, b.x);
+    flags |= exstar_dot_step_atomic(sacc, f1, a.y, b.y);
+  }
+#pragma unroll
+  for (int k = 0; k < EXSTAR_FPE_N; ++k)
+    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
+  exstar_cuda_block_finish(sacc, f0, flags, acc);
+}
+
+// Any strides: element i is x[fx + i*incx], y[fy + i*incy].
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_strided_kernel(
+    long long n, const double *__restrict__ x, long long fx, long long incx,
+    const double *__restrict__ y, long long fy, long long incy, exstar_i64 *__restrict__ acc)
+{
+  __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
+  exstar_cuda_block_zero(sacc);
+  __syncthreads();
+  double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
+  exstar_fpe_zero(f0);
+  exstar_fpe_zero(f1);
+  int flags = 0;
+  const long long gstride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  constexpr int kU = 2 * kUnroll;
+  for (; i + (kU - 1) * gstride < n; i += kU * gstride) {
+    double a[kU], b[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      a[u] = __ldg(x + fx + (i + u * gstride) * incx);
+      b[u] = __ldg(y + fy + (i + u * gstride) * incy);
+    }
+#pragma unroll
+    for (int u = 0; u < kU; u += 2) {
+      flags |= exstar_dot_step_atomic(sacc, f0, a[u], b[u]);
+      flags |= exstar_dot_step_atomic(sacc, f1, a[u + 1], b[u + 1]);
+    }
+  }
+  for (; i < n; i += gstride)
+    flags |= exstar_dot_step_atomic(sacc, f0, __ldg(x + fx + i * incx), __ldg(y + fy + i * incy));
+#pragma unroll
+  for (int k = 0; k < EXSTAR_FPE_N; ++k)
+    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
+  exstar_cuda_block_finish(sacc, f0, flags, acc);
+}
+
+} // namespace
+
+extern "C" int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t incx,
+                               const double *y, int64_t offy, int64_t incy, long long *acc,
+                               exstar_cuda_stream stream)
+{
+  if (n <= 0) return 0; // nothing to add; acc stays as it is (normalized by contract)
+  if (x == nullptr || y == nullptr || acc == nullptr || incx == 0 || incy == 0)
+    return -(int)cudaErrorInvalidValue;
+  cudaStream_t s = (cudaStream_t)stream;
+  const long long fx = exstar_first_index(n, offx, incx), fy = exstar_first_index(n, offy, incy);
+  int grid = 0;
+  int rc = exstar_cuda_grid_size(n, kThreads, kBlocksPerSm, &grid);
+  if (rc) return rc;
+  const double *px = x + fx, *py = y + fy;
+  const unsigned ax = (unsigned)((uintptr_t)px & 15), ay = (unsigned)((uintptr_t)py & 15);
+  if (incx == 1 && incy == 1 && ax == ay && (ax & 7) == 0) {
+    const long long peel = ax ? 1 : 0;
+    const long long npairs = (n - peel) / 2;
+    const long long tail = n - peel - 2 * npairs;                 // 0 or 1
+    long long singles[2] = {0, 0};
+    int nsingle = 0;
+    if (peel) singles[nsingle++] = 0;
+    if (tail) singles[nsingle++] = n - 1;
+    dot_pairs_kernel<<<grid, kThreads, 0, s>>>(
+        npairs, reinterpret_cast<const double2 *>(px + peel),
+        reinterpret_cast<const double2 *>(py + peel), px, py, nsingle, singles[0], singles[1],
+        acc);
+  } else {
+    dot_strided_kernel<<<grid, kThreads, 0, s>>>(n, x, fx, incx, y, fy, incy, acc);
+  }
+  rc = exstar_cuda_check_launch();
+  if (rc) return rc;
+  return exstar_cuda_launch_normalize(acc, s);
+}

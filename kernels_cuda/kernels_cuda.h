@@ -1,0 +1,30 @@
+/* exstar CUDA kernels: host launchers on a caller's stream, no StarPU inside.
+ *
+ * Same contract as kernels_cpu.h: accumulators are EXSTAR_ACC_WORDS exstar_i64 words in
+ * DEVICE memory; kernels ADD their exact value into acc and leave it normalized. Launchers
+ * are asynchronous on `stream` and return 0 or a negative cudaError_t code (never abort). */
+#ifndef EXSTAR_KERNELS_CUDA_H
+#define EXSTAR_KERNELS_CUDA_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct CUstream_st *exstar_cuda_stream; /* == cudaStream_t, without CUDA headers */
+
+int exstar_cuda_acc_zero(long long *acc, exstar_cuda_stream stream);
+int exstar_cuda_acc_merge(long long *dst, const long long *src, exstar_cuda_stream stream);
+/* *result (device pointer to one double) := RN(acc). */
+int exstar_cuda_acc_round(const long long *acc, double *result, exstar_cuda_stream stream);
+int exstar_cuda_sum(int64_t n, const double *x, int64_t offx, int64_t incx, long long *acc,
+                    exstar_cuda_stream stream);
+int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t incx, const double *y,
+                    int64_t offy, int64_t incy, long long *acc, exstar_cuda_stream stream);
+/* Message of a code returned above. */
+const char *exstar_cuda_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

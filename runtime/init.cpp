@@ -1,0 +1,120 @@
+// exstar_init / exstar_shutdown: StarPU start-up with the requested back ends, OpenCL programs.
+#include "runtime/internal.h"
+#include "codelets/codelets.h"
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+bool exstar_started = false;  // exstar_init succeeded
+bool owns_starpu = false;     // exstar started StarPU, so it shuts it down
+int nparts_default = 0;
+
+int workers_of(unsigned backends)
+{
+  int n = 0;
+  if (backends & EXSTAR_BACKEND_CPU) n += starpu_cpu_worker_get_count();
+  if (backends & EXSTAR_BACKEND_OPENCL) n += starpu_opencl_worker_get_count();
+  if (backends & EXSTAR_BACKEND_CUDA) n += starpu_cuda_worker_get_count();
+  return n;
+}
+
+// A requested back end without worker is an error when cfg->require is set.
+int check_required(const exstar_config &cfg)
+{
+  static const struct { unsigned bit; const char *name; } kinds[] = {
+      {EXSTAR_BACKEND_CPU, "cpu"}, {EXSTAR_BACKEND_OPENCL, "opencl"}, {EXSTAR_BACKEND_CUDA, "cuda"}};
+  for (const auto &k : kinds)
+    if ((cfg.backends & k.bit) && workers_of(k.bit) == 0)
+      return exstar_set_error(EXSTAR_ERR_NO_WORKER, "back end '%s' requested but StarPU found no %s worker",
+                              k.name, k.name);
+  return EXSTAR_SUCCESS;
+}
+
+int start_starpu(const exstar_config &cfg)
+{
+  // PoCL and other CPU OpenCL devices are OpenCL devices too.
+  setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
+  struct starpu_conf conf;
+  starpu_conf_init(&conf);
+  conf.ncpus = (cfg.backends & EXSTAR_BACKEND_CPU) ? cfg.ncpus : 0;
+  conf.nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
+  conf.ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
+  if (cfg.sched) conf.sched_policy_name = cfg.sched;
+  int ret = starpu_init(&conf);
+  if (ret == -ENODEV) return exstar_set_error(EXSTAR_ERR_NO_WORKER, "StarPU found no worker for the requested back ends");
+  if (ret != 0) return exstar_set_error(EXSTAR_ERR_STARPU, "starpu_init failed (%d)", ret);
+  owns_starpu = true;
+  return EXSTAR_SUCCESS;
+}
+
+} // namespace
+
+void exstar_config_default(exstar_config *cfg)
+{
+  cfg->backends = EXSTAR_BACKEND_ALL;
+  cfg->ncpus = -1;
+  cfg->nopencl = -1;
+  cfg->ncuda = -1;
+  cfg->sched = nullptr;
+  cfg->require = 0;
+}
+
+int exstar_init(const exstar_config *user_cfg)
+{
+  exstar_rt::clear_error();
+  if (exstar_started) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: already initialized");
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  if (user_cfg) cfg = *user_cfg;
+  if (cfg.backends == 0 || (cfg.backends & ~EXSTAR_BACKEND_ALL))
+    return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: invalid back end mask %#x", cfg.backends);
+  if (starpu_is_initialized()) {
+    if (user_cfg) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: StarPU already running; pass a NULL config");
+  } else {
+    int s = start_starpu(cfg);
+    if (s) return s;
+  }
+  int s = cfg.require ? check_required(cfg) : EXSTAR_SUCCESS;
+  char msg[4096] = "";
+  if (s == EXSTAR_SUCCESS && exstar_codelets_opencl_load(getenv("EXSTAR_OPENCL_PATH"), msg, sizeof msg) != 0)
+    s = exstar_set_error(EXSTAR_ERR_OPENCL, "%s", msg);
+  if (s != EXSTAR_SUCCESS) {
+    if (owns_starpu) starpu_shutdown(), owns_starpu = false;
+    return s;
+  }
+  exstar_started = true;
+  return EXSTAR_SUCCESS;
+}
+
+int exstar_shutdown(void)
+{
+  if (!exstar_started) return exstar_set_error(EXSTAR_ERR_NOT_INIT, "exstar_shutdown: not initialized");
+  starpu_task_wait_for_all();
+  exstar_codelets_opencl_unload();
+  if (owns_starpu) starpu_shutdown();
+  owns_starpu = false;
+  exstar_started = false;
+  return EXSTAR_SUCCESS;
+}
+
+int exstar_worker_count(unsigned backends) { return exstar_started ? workers_of(backends) : 0; }
+
+void exstar_set_default_nparts(int nparts) { nparts_default = nparts; }
+
+namespace exstar_rt {
+
+bool initialized() { return exstar_started; }
+
+int require_init(const char *who)
+{
+  return exstar_started ? EXSTAR_SUCCESS
+                        : exstar_set_error(EXSTAR_ERR_NOT_INIT, "%s: call exstar_init first", who);
+}
+
+int default_nparts()
+{
+  int n = nparts_default > 0 ? nparts_default : (int)starpu_worker_get_count();
+  return n > 0 ? n : 1;
+}
+
+} // namespace exstar_rt

@@ -1,0 +1,37 @@
+/* exstar runtime internals: error reporting and helpers shared by the drivers.
+ * The runtime submits codelets and waits on data; it knows nothing of devices. */
+#ifndef EXSTAR_RUNTIME_INTERNAL_H
+#define EXSTAR_RUNTIME_INTERNAL_H
+#include "include/exstar/exstar.h"
+
+extern "C" {
+/* Records status and message for exstar_last_error(); returns status. */
+int exstar_set_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+}
+
+namespace exstar_rt {
+
+void clear_error();
+bool initialized();
+/* EXSTAR_ERR_NOT_INIT with a message when exstar_init was not called. */
+int require_init(const char *who);
+/* Takes an error raised inside a codelet since the last call and records it. */
+int take_codelet_error();
+/* starpu_task_insert's return value as an exstar status. */
+int submit_status(int ret, const char *who);
+/* Tasks per reduction when the caller gives nparts <= 0. */
+int default_nparts();
+
+/* Checks a BLAS vector argument (n, inc) and a pointer when n > 0. */
+int check_vector(const char *who, const char *name, int64_t n, const void *x, int64_t inc);
+/* Elements spanned by (n, inc): (n-1)*|inc| + 1, or 0. */
+int64_t vector_span(int64_t n, int64_t inc);
+/* Offset (BLAS convention) of the sub-vector of elements [begin, begin+len) of (n, off, inc). */
+int64_t subvector_offset(int64_t n, int64_t off, int64_t inc, int64_t begin, int64_t len);
+
+/* Registers an array of doubles (read-only use) or one double as StarPU data. */
+starpu_data_handle_t register_vector(const double *x, int64_t nelems);
+starpu_data_handle_t register_scalar(double *x);
+
+} // namespace exstar_rt
+#endif
