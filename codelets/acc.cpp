@@ -18,7 +18,7 @@ static void acc_init_cuda(void *buffers[], void *)
 static void acc_init_opencl(void *buffers[], void *)
 {
   cl_command_queue q;
-  cl_kernel k = exstar_codelet_cl_kernel(EXSTAR_CLK_acc_zero, &q);
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_zero", &q);
   exstar_codelet_cl_finish(q, exstar_cl_acc_zero(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0])),
                            "exstar_acc_init");
 }
@@ -41,7 +41,7 @@ static void acc_redux_cuda(void *buffers[], void *)
 static void acc_redux_opencl(void *buffers[], void *)
 {
   cl_command_queue q;
-  cl_kernel k = exstar_codelet_cl_kernel(EXSTAR_CLK_acc_merge, &q);
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_merge", &q);
   exstar_codelet_cl_finish(q,
                            exstar_cl_acc_merge(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]),
                                                exstar_vec_mem(buffers[1]), exstar_vec_off(buffers[1])),
@@ -67,7 +67,7 @@ static void acc_round_cuda(void *buffers[], void *)
 static void acc_round_opencl(void *buffers[], void *)
 {
   cl_command_queue q;
-  cl_kernel k = exstar_codelet_cl_kernel(EXSTAR_CLK_acc_round, &q);
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_round", &q);
   cl_mem r = (cl_mem)STARPU_VARIABLE_GET_PTR(buffers[1]);
   cl_ulong roff = STARPU_VARIABLE_GET_OFFSET(buffers[1]) / sizeof(double);
   exstar_codelet_cl_finish(

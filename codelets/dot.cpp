@@ -31,8 +31,8 @@ static void dot_opencl(void *buffers[], void *cl_arg)
   starpu_codelet_unpack_args(cl_arg, &args);
   const exstar_reduce_args *a = &args;
   cl_command_queue q;
-  cl_kernel k = exstar_codelet_cl_kernel(EXSTAR_CLK_dot, &q);
-  cl_kernel norm = exstar_codelet_cl_kernel(EXSTAR_CLK_acc_normalize, &q);
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_dot", &q);
+  cl_kernel norm = exstar_codelet_cl_kernel("exstar_acc_normalize", &q);
   cl_int e = exstar_cl_dot(q, k, norm, a->n, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]) + a->offx,
                            a->incx, exstar_vec_mem(buffers[1]), exstar_vec_off(buffers[1]) + a->offy, a->incy,
                            exstar_vec_mem(buffers[2]), exstar_vec_off(buffers[2]));

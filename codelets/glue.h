@@ -10,14 +10,9 @@
 
 #ifdef STARPU_USE_OPENCL
 #include "kernels_cl/kernels_cl.h"
-/* Kernel named exstar_<name> for the calling OpenCL worker, and its queue. */
-enum exstar_cl_kernel_id {
-#define X(name) EXSTAR_CLK_##name,
-  EXSTAR_CL_KERNEL_NAMES
-#undef X
-  EXSTAR_CLK_COUNT
-};
-cl_kernel exstar_codelet_cl_kernel(enum exstar_cl_kernel_id id, cl_command_queue *queue);
+/* The kernel of that name (e.g. "exstar_dot") for the calling OpenCL worker, and its queue;
+ * NULL (and a codelet error) when the program has none. */
+cl_kernel exstar_codelet_cl_kernel(const char *name, cl_command_queue *queue);
 /* Waits for the queue; reports a failed launch (status != CL_SUCCESS) as a codelet error. */
 void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char *what);
 #endif

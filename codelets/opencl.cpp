@@ -3,23 +3,30 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
 #ifdef STARPU_USE_OPENCL
 namespace {
 
+// Every kernel of the program, created once at load and only read afterwards (each device
+// has one StarPU worker, so a cl_kernel is never used by two threads).
 struct device_kernels {
   cl_program program = nullptr;
-  cl_kernel kernels[EXSTAR_CLK_COUNT] = {};
+  std::map<std::string, cl_kernel> kernels;
 };
 std::vector<device_kernels> per_device; // indexed by StarPU OpenCL devid
 
-const char *const kernel_names[] = {
-#define X(name) "exstar_" #name,
-    EXSTAR_CL_KERNEL_NAMES
-#undef X
-};
+std::string kernel_name(cl_kernel k)
+{
+  size_t size = 0;
+  clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size);
+  std::string name(size, '\0');
+  if (size) clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, size, &name[0], nullptr);
+  name.resize(name.find('\0') == std::string::npos ? name.size() : name.find('\0'));
+  return name;
+}
 
 std::string build_log(cl_program program, cl_device_id device)
 {
@@ -76,13 +83,15 @@ int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len)
                                 (int)e, build_log(dk.program, dev).c_str());
       break;
     }
-    for (int k = 0; k < EXSTAR_CLK_COUNT; ++k) {
-      dk.kernels[k] = clCreateKernel(dk.program, kernel_names[k], &e);
-      if (e != CL_SUCCESS) {
-        status = report(msg, len, "OpenCL kernel %s missing (%d)", kernel_names[k], (int)e);
-        break;
-      }
+    cl_uint nk = 0;
+    e = clCreateKernelsInProgram(dk.program, 0, nullptr, &nk);
+    std::vector<cl_kernel> ks(nk);
+    if (e == CL_SUCCESS) e = clCreateKernelsInProgram(dk.program, nk, ks.data(), nullptr);
+    if (e != CL_SUCCESS) {
+      status = report(msg, len, "clCreateKernelsInProgram failed (%d)", (int)e);
+      break;
     }
+    for (cl_kernel k : ks) dk.kernels[kernel_name(k)] = k;
   }
   std::free(source);
   if (status != 0) exstar_codelets_opencl_unload();
@@ -92,18 +101,21 @@ int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len)
 void exstar_codelets_opencl_unload(void)
 {
   for (device_kernels &dk : per_device) {
-    for (cl_kernel &k : dk.kernels)
-      if (k) clReleaseKernel(k), k = nullptr;
+    for (auto &nk : dk.kernels) clReleaseKernel(nk.second);
+    dk.kernels.clear();
     if (dk.program) clReleaseProgram(dk.program), dk.program = nullptr;
   }
   per_device.clear();
 }
 
-cl_kernel exstar_codelet_cl_kernel(enum exstar_cl_kernel_id id, cl_command_queue *queue)
+cl_kernel exstar_codelet_cl_kernel(const char *name, cl_command_queue *queue)
 {
   int devid = starpu_worker_get_devid(starpu_worker_get_id());
   starpu_opencl_get_queue(devid, queue);
-  return per_device[devid].kernels[id];
+  auto it = per_device[devid].kernels.find(name);
+  if (it != per_device[devid].kernels.end()) return it->second;
+  exstar_codelet_fail(EXSTAR_ERR_OPENCL, "OpenCL kernel %s is not in the program", name);
+  return nullptr;
 }
 
 void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char *what)

@@ -29,8 +29,8 @@ static void sum_opencl(void *buffers[], void *cl_arg)
   starpu_codelet_unpack_args(cl_arg, &args);
   const exstar_reduce_args *a = &args;
   cl_command_queue q;
-  cl_kernel k = exstar_codelet_cl_kernel(EXSTAR_CLK_sum, &q);
-  cl_kernel norm = exstar_codelet_cl_kernel(EXSTAR_CLK_acc_normalize, &q);
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_sum", &q);
+  cl_kernel norm = exstar_codelet_cl_kernel("exstar_acc_normalize", &q);
   cl_int e = exstar_cl_sum(q, k, norm, a->n, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]) + a->offx,
                            a->incx, exstar_vec_mem(buffers[1]), exstar_vec_off(buffers[1]));
   exstar_codelet_cl_finish(q, e, "exstar_sum");

@@ -26,10 +26,6 @@ extern "C" {
 char *exstar_cl_source(const char *dir, const char **err);
 const char *exstar_cl_build_options(void);
 
-/* Kernel names used by the launchers, in the order of struct exstar_cl_kernels. */
-#define EXSTAR_CL_KERNEL_NAMES \
-  X(acc_zero) X(acc_merge) X(acc_normalize) X(acc_round) X(sum) X(dot)
-
 /* A launcher's kernels; acc_zero: "exstar_acc_zero", etc. (name prefixed by "exstar_"). */
 cl_int exstar_cl_acc_zero(cl_command_queue q, cl_kernel k_zero, cl_mem acc, cl_ulong acc_off);
 cl_int exstar_cl_acc_merge(cl_command_queue q, cl_kernel k_merge, cl_mem dst, cl_ulong dst_off,

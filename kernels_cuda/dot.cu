@@ -17,8 +17,35 @@
 #ifndef EXSTAR_CUDA_DOT_UNROLL /* double2 loads per vector in flight per thread */
 #define EXSTAR_CUDA_DOT_UNROLL 4
 #endif
+#ifndef EXSTAR_CUDA_DOT_SPLIT /* 1: products and their errors go to two separate FPEs */
+#define EXSTAR_CUDA_DOT_SPLIT 1
+#endif
 
 namespace {
+
+// One term a*b of slot 0 or 1 (the two halves of a double2). Split: the error-free
+// product's two parts go to two FPEs of their own (f0: the products, f1: their errors, about
+// 2^-53 smaller): two short independent TwoSum chains instead of one long one; terms outside
+// the core's TwoProd window take the core's own slow path. Not split: the core's
+// exstar_dot_step, slot 0 into f0 and slot 1 into f1.
+template <int Slot>
+__device__ __forceinline__ int dot_step(exstar_i64 *sacc, double f0[EXSTAR_FPE_N],
+                                        double f1[EXSTAR_FPE_N], double a, double b)
+{
+#if EXSTAR_CUDA_DOT_SPLIT
+  double e;
+  const double p = exstar_two_prod(a, b, &e);
+  const double ap = fabs(p);
+  if (ap < EXSTAR_FPE_TERM_MAX && ap >= EXSTAR_PROD_MIN) { // the window of exstar_dot_step
+    exstar_fpe_add_spill_atomic(sacc, f0, p);
+    if (e != 0.0) exstar_fpe_add_spill_atomic(sacc, f1, e);
+    return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
+  }
+  return exstar_dot_step_atomic(sacc, f0, a, b);
+#else
+  return exstar_dot_step_atomic(sacc, Slot ? f1 : f0, a, b);
+#endif
+}
 
 constexpr int kThreads = EXSTAR_CUDA_DOT_THREADS;
 constexpr int kUnroll = EXSTAR_CUDA_DOT_UNROLL;
@@ -43,8 +70,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
   const long long gstride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0) {
-    if (nsingle > 0) flags |= exstar_dot_step_atomic(sacc, f0, px[single0], py[single0]);
-    if (nsingle > 1) flags |= exstar_dot_step_atomic(sacc, f1, px[single1], py[single1]);
+    if (nsingle > 0) flags |= dot_step<0>(sacc, f0, f1, px[single0], py[single0]);
+    if (nsingle > 1) flags |= dot_step<1>(sacc, f0, f1, px[single1], py[single1]);
   }
   for (; i + (kUnroll - 1) * gstride < npairs; i += kUnroll * gstride) {
     double2 a[kUnroll], b[kUnroll];
@@ -55,14 +82,14 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      flags |= exstar_dot_step_atomic(sacc, f0, a[u].x, b[u].x);
-      flags |= exstar_dot_step_atomic(sacc, f1, a[u].y, b[u].y);
+      flags |= dot_step<0>(sacc, f0, f1, a[u].x, b[u].x);
+      flags |= dot_step<1>(sacc, f0, f1, a[u].y, b[u].y);
     }
   }
   for (; i < npairs; i += gstride) {
     double2 a = __ldg(x2 + i), b = __ldg(y2 + i);
-    flags |= exstar_dot_step_atomic(sacc, f0, a.x, b.x);
-    flags |= exstar_dot_step_atomic(sacc, f1, a.y, b.y);
+    flags |= dot_step<0>(sacc, f0, f1, a.x, b.x);
+    flags |= dot_step<1>(sacc, f0, f1, a.y, b.y);
   }
 #pragma unroll
   for (int k = 0; k < EXSTAR_FPE_N; ++k)
@@ -94,12 +121,12 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_strided_kernel(
     }
 #pragma unroll
     for (int u = 0; u < kU; u += 2) {
-      flags |= exstar_dot_step_atomic(sacc, f0, a[u], b[u]);
-      flags |= exstar_dot_step_atomic(sacc, f1, a[u + 1], b[u + 1]);
+      flags |= dot_step<0>(sacc, f0, f1, a[u], b[u]);
+      flags |= dot_step<1>(sacc, f0, f1, a[u + 1], b[u + 1]);
     }
   }
   for (; i < n; i += gstride)
-    flags |= exstar_dot_step_atomic(sacc, f0, __ldg(x + fx + i * incx), __ldg(y + fy + i * incy));
+    flags |= dot_step<0>(sacc, f0, f1, __ldg(x + fx + i * incx), __ldg(y + fy + i * incy));
 #pragma unroll
   for (int k = 0; k < EXSTAR_FPE_N; ++k)
     if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);

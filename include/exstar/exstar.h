@@ -131,4 +131,9 @@ extern struct starpu_codelet exstar_acc_round_cl; /* R acc, W result (variable d
 #ifdef __cplusplus
 }
 #endif
+
+#include <exstar/level1.h>
+#include <exstar/level2.h>
+#include <exstar/lapack.h>
+
 #endif /* EXSTAR_EXSTAR_H */
