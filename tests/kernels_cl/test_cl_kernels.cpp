@@ -51,6 +51,9 @@ cl_program build(cl_context ctx, cl_device_id dev, const char *text, cl_int *err
   return p;
 }
 
+// The kernels this test drives (each named exstar_<k> in the program).
+#define TESTED_KERNELS X(acc_zero) X(acc_merge) X(acc_normalize) X(acc_round) X(sum) X(dot)
+
 struct Device {
   std::string name;
   cl_device_id id = nullptr;
@@ -58,7 +61,7 @@ struct Device {
   cl_command_queue q = nullptr;
   cl_program prog = nullptr;
 #define X(k) cl_kernel k = nullptr;
-  EXSTAR_CL_KERNEL_NAMES
+  TESTED_KERNELS
 #undef X
 };
 
@@ -117,7 +120,7 @@ std::vector<Device> &devices()
 #define X(k)                                                     \
   d.k = clCreateKernel(d.prog, "exstar_" #k, &e);                \
   if (e != CL_SUCCESS) FAIL("clCreateKernel exstar_" #k << " " << e);
-    EXSTAR_CL_KERNEL_NAMES
+    TESTED_KERNELS
 #undef X
     devs.push_back(d);
   }
