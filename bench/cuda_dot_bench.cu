@@ -160,7 +160,7 @@ int main(int argc, char **argv)
   for (int k = min_log; k <= max_log; ++k) {
     const long long n = 1LL << k;
     double t = median_seconds(s, reps, [&] {
-      CHECK_EXSTAR(exstar_cuda_acc_zero(acc, es));
+      CHECK_EXSTAR(exstar_cuda_acc_zero(acc, 1, es));
       CHECK_EXSTAR(exstar_cuda_dot(n, x, 0, 1, y, 0, 1, acc, es));
       CHECK_EXSTAR(exstar_cuda_acc_round(acc, res, es));
     });

@@ -1,11 +1,13 @@
-// Codelets of the exact accumulator: zero (STARPU_REDUX init), merge (redux), round.
+// Codelets of exact accumulators: zero (STARPU_REDUX init) and merge (redux) of a handle
+// holding an array of accumulators (a vector of count*EXSTAR_ACC_WORDS words), and rounding
+// of a single one.
 #include "codelets/glue.h"
 #include "kernels_cpu/kernels_cpu.h"
 
 /* ---- init: acc := 0 ---- */
 static void acc_init_cpu(void *buffers[], void *)
 {
-  exstar_cpu_acc_zero(exstar_acc_ptr(buffers[0]));
+  exstar_cpu_acc_zero(exstar_acc_ptr(buffers[0]), exstar_acc_count(buffers[0]));
 }
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 static void acc_init_cuda(void *buffers[], void *)
@@ -19,7 +21,8 @@ static void acc_init_opencl(void *buffers[], void *)
 {
   cl_command_queue q;
   cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_zero", &q);
-  exstar_codelet_cl_finish(q, exstar_cl_acc_zero(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0])),
+  exstar_codelet_cl_finish(q, exstar_cl_acc_zero(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]),
+                                                       exstar_acc_count(buffers[0])),
                            "exstar_acc_init");
 }
 #endif
@@ -27,7 +30,7 @@ static void acc_init_opencl(void *buffers[], void *)
 /* ---- redux: dst += src (exact integer addition, so any reduction tree gives the same bits) ---- */
 static void acc_redux_cpu(void *buffers[], void *)
 {
-  exstar_cpu_acc_merge(exstar_acc_ptr(buffers[0]), exstar_acc_ptr(buffers[1]));
+  exstar_cpu_acc_merge(exstar_acc_ptr(buffers[0]), exstar_acc_ptr(buffers[1]), exstar_acc_count(buffers[0]));
 }
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 static void acc_redux_cuda(void *buffers[], void *)
@@ -44,7 +47,8 @@ static void acc_redux_opencl(void *buffers[], void *)
   cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_merge", &q);
   exstar_codelet_cl_finish(q,
                            exstar_cl_acc_merge(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]),
-                                               exstar_vec_mem(buffers[1]), exstar_vec_off(buffers[1])),
+                                               exstar_vec_mem(buffers[1]), exstar_vec_off(buffers[1]),
+                                               exstar_acc_count(buffers[0])),
                            "exstar_acc_redux");
 }
 #endif

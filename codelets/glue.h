@@ -7,6 +7,7 @@
 #ifndef EXSTAR_CODELETS_GLUE_H
 #define EXSTAR_CODELETS_GLUE_H
 #include "codelets/codelets.h"
+#include "core/accumulator.h"
 
 #ifdef STARPU_USE_OPENCL
 #include "kernels_cl/kernels_cl.h"
@@ -58,6 +59,8 @@ void exstar_codelet_cuda_check(int status, const char *what);
 /* Buffer accessors shared by the codelet files. */
 static inline double *exstar_vec_ptr(void *buf) { return (double *)STARPU_VECTOR_GET_PTR(buf); }
 static inline long long *exstar_acc_ptr(void *buf) { return (long long *)STARPU_VECTOR_GET_PTR(buf); }
+/* Accumulators in a handle: a vector of count * EXSTAR_ACC_WORDS 64-bit words. */
+static inline int64_t exstar_acc_count(void *buf) { return (int64_t)STARPU_VECTOR_GET_NX(buf) / EXSTAR_ACC_WORDS; }
 #ifdef STARPU_USE_OPENCL
 static inline cl_mem exstar_vec_mem(void *buf) { return (cl_mem)STARPU_VECTOR_GET_DEV_HANDLE(buf); }
 /* Offset of an OpenCL buffer's data, in elements of 8 bytes. */

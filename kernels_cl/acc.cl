@@ -2,20 +2,21 @@
  * Accumulators are EXSTAR_ACC_WORDS longs at word offset off of a buffer. */
 #include "kernels_cl/acc_cl.clh"
 
-/* One work-item per word (global size >= EXSTAR_ACC_WORDS). */
-__kernel void exstar_acc_zero(__global exstar_i64 *acc, ulong off)
+/* One work-item per word of an array of accumulators. */
+__kernel void exstar_acc_zero(__global exstar_i64 *acc, ulong off, ulong words)
 {
   size_t i = get_global_id(0);
-  if (i < EXSTAR_ACC_WORDS) acc[off + i] = 0;
+  if (i < words) acc[off + i] = 0;
 }
 
-/* One work-item: dst += src, then dst normalized. */
+/* One work-item per accumulator of the arrays: dst += src, then dst normalized. */
 __kernel void exstar_acc_merge(__global exstar_i64 *dst, ulong dst_off,
-                               __global const exstar_i64 *src, ulong src_off)
+                               __global const exstar_i64 *src, ulong src_off, ulong count)
 {
-  if (get_global_id(0) != 0) return;
-  __global exstar_i64 *d = dst + dst_off;
-  __global const exstar_i64 *s = src + src_off;
+  size_t k = get_global_id(0);
+  if (k >= count) return;
+  __global exstar_i64 *d = dst + dst_off + k * EXSTAR_ACC_WORDS;
+  __global const exstar_i64 *s = src + src_off + k * EXSTAR_ACC_WORDS;
   for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) d[i] += s[i];
   exstar_acc_normalize_global(d);
 }

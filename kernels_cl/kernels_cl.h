@@ -27,9 +27,11 @@ char *exstar_cl_source(const char *dir, const char **err);
 const char *exstar_cl_build_options(void);
 
 /* A launcher's kernels; acc_zero: "exstar_acc_zero", etc. (name prefixed by "exstar_"). */
-cl_int exstar_cl_acc_zero(cl_command_queue q, cl_kernel k_zero, cl_mem acc, cl_ulong acc_off);
+/* Arrays of `count` consecutive accumulators (count 1 for sum and dot). */
+cl_int exstar_cl_acc_zero(cl_command_queue q, cl_kernel k_zero, cl_mem acc, cl_ulong acc_off,
+                          cl_ulong count);
 cl_int exstar_cl_acc_merge(cl_command_queue q, cl_kernel k_merge, cl_mem dst, cl_ulong dst_off,
-                           cl_mem src, cl_ulong src_off);
+                           cl_mem src, cl_ulong src_off, cl_ulong count);
 cl_int exstar_cl_acc_round(cl_command_queue q, cl_kernel k_round, cl_mem acc, cl_ulong acc_off,
                            cl_mem result, cl_ulong result_off);
 /* k_sum: "exstar_sum"; k_norm: "exstar_acc_normalize" (args: acc, word offset). Vector offsets in doubles, accumulator

@@ -2,15 +2,17 @@
 #include "kernels_cpu/kernels_cpu.h"
 #include "kernels_cpu/acc_cpu.h"
 
-void exstar_cpu_acc_zero(exstar_i64 *acc)
+void exstar_cpu_acc_zero(exstar_i64 *acc, int64_t count)
 {
-  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) acc[i] = 0;
+  for (int64_t i = 0; i < count * EXSTAR_ACC_WORDS; ++i) acc[i] = 0;
 }
 
-void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src)
+void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src, int64_t count)
 {
-  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) dst[i] += src[i];
-  exstar_acc_normalize_cpu(dst);
+  for (int64_t k = 0; k < count; ++k, dst += EXSTAR_ACC_WORDS, src += EXSTAR_ACC_WORDS) {
+    for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) dst[i] += src[i];
+    exstar_acc_normalize_cpu(dst);
+  }
 }
 
 double exstar_cpu_acc_round(const exstar_i64 *acc)

@@ -14,9 +14,10 @@
 extern "C" {
 #endif
 
-void exstar_cpu_acc_zero(exstar_i64 *acc);
-/* dst += src, then dst normalized. */
-void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src);
+/* Arrays of `count` accumulators (one per row for gemv and trsv; count 1 for sum and dot). */
+void exstar_cpu_acc_zero(exstar_i64 *acc, int64_t count);
+/* dst[k] += src[k] for each of the count accumulators, then dst normalized. */
+void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src, int64_t count);
 /* RN of the exact value held (acc is not modified). */
 double exstar_cpu_acc_round(const exstar_i64 *acc);
 

@@ -19,10 +19,12 @@ __global__ void __launch_bounds__(32) normalize_kernel(exstar_i64 *acc)
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) acc[i] = w[i];
 }
 
-// dst += src word by word, then the same normalize as above.
+// dst += src word by word, then the same normalize as above; block k merges accumulator k.
 __global__ void __launch_bounds__(32) merge_kernel(exstar_i64 *dst, const exstar_i64 *src)
 {
   __shared__ exstar_i64 w[EXSTAR_ACC_WORDS];
+  dst += (long long)blockIdx.x * EXSTAR_ACC_WORDS;
+  src += (long long)blockIdx.x * EXSTAR_ACC_WORDS;
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = dst[i] + src[i];
   __syncwarp();
   if (threadIdx.x == 0) {
@@ -75,16 +77,21 @@ int exstar_cuda_launch_normalize(exstar_i64 *acc, cudaStream_t stream)
 
 extern "C" {
 
-int exstar_cuda_acc_zero(long long *acc, exstar_cuda_stream stream)
+int exstar_cuda_acc_zero(long long *acc, int64_t count, exstar_cuda_stream stream)
 {
-  cudaError_t e = cudaMemsetAsync(acc, 0, sizeof(exstar_i64) * EXSTAR_ACC_WORDS,
+  if (count <= 0) return 0;
+  if (acc == nullptr) return -(int)cudaErrorInvalidValue;
+  cudaError_t e = cudaMemsetAsync(acc, 0, sizeof(exstar_i64) * EXSTAR_ACC_WORDS * (size_t)count,
                                   (cudaStream_t)stream);
   return e == cudaSuccess ? 0 : -(int)e;
 }
 
-int exstar_cuda_acc_merge(long long *dst, const long long *src, exstar_cuda_stream stream)
+int exstar_cuda_acc_merge(long long *dst, const long long *src, int64_t count,
+                          exstar_cuda_stream stream)
 {
-  merge_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(dst, src);
+  if (count <= 0) return 0;
+  if (dst == nullptr || src == nullptr || count > 0x7fffffff) return -(int)cudaErrorInvalidValue;
+  merge_kernel<<<(unsigned)count, 32, 0, (cudaStream_t)stream>>>(dst, src);
   return exstar_cuda_check_launch();
 }
 

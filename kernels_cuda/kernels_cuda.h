@@ -13,8 +13,12 @@ extern "C" {
 
 typedef struct CUstream_st *exstar_cuda_stream; /* == cudaStream_t, without CUDA headers */
 
-int exstar_cuda_acc_zero(long long *acc, exstar_cuda_stream stream);
-int exstar_cuda_acc_merge(long long *dst, const long long *src, exstar_cuda_stream stream);
+/* Arrays of `count` accumulators (one per row for gemv and trsv; count 1 for sum and dot),
+ * as exstar_cpu_acc_zero / exstar_cpu_acc_merge. */
+int exstar_cuda_acc_zero(long long *acc, int64_t count, exstar_cuda_stream stream);
+/* dst[k] += src[k] for each of the count accumulators, then dst normalized. */
+int exstar_cuda_acc_merge(long long *dst, const long long *src, int64_t count,
+                          exstar_cuda_stream stream);
 /* *result (device pointer to one double) := RN(acc). */
 int exstar_cuda_acc_round(const long long *acc, double *result, exstar_cuda_stream stream);
 int exstar_cuda_sum(int64_t n, const double *x, int64_t offx, int64_t incx, long long *acc,

@@ -151,7 +151,7 @@ cl_mem acc_buffer(Device &d)
 {
   Words init(kAccBufWords, kGuard);
   cl_mem m = buffer(d, init.data(), init.size() * 8);
-  CHECK_CL(exstar_cl_acc_zero(d.q, d.acc_zero, m, kAccOff));
+  CHECK_CL(exstar_cl_acc_zero(d.q, d.acc_zero, m, kAccOff, 1));
   return m;
 }
 
@@ -217,7 +217,7 @@ Vec strided(const std::vector<double> &v, int64_t off, int64_t inc)
 Result cpu_sum(const Vec &x)
 {
   Result r{0, Words(EXSTAR_ACC_WORDS)};
-  exstar_cpu_acc_zero(r.words.data());
+  exstar_cpu_acc_zero(r.words.data(), 1);
   exstar_cpu_sum(x.n, x.data.data(), x.off, x.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -226,7 +226,7 @@ Result cpu_sum(const Vec &x)
 Result cpu_dot(const Vec &x, const Vec &y)
 {
   Result r{0, Words(EXSTAR_ACC_WORDS)};
-  exstar_cpu_acc_zero(r.words.data());
+  exstar_cpu_acc_zero(r.words.data(), 1);
   exstar_cpu_dot(x.n, x.data.data(), x.off, x.inc, y.data.data(), y.off, y.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -503,7 +503,7 @@ TEST_CASE("adding twice into one accumulator equals merging two", "[acc]")
     Vec z = strided(ninf, 0, 1);
     // CPU reference: both into one accumulator.
     Words ref(EXSTAR_ACC_WORDS);
-    exstar_cpu_acc_zero(ref.data());
+    exstar_cpu_acc_zero(ref.data(), 1);
     exstar_cpu_sum(x.n, x.data.data(), x.off, x.inc, ref.data());
     exstar_cpu_dot(y.n, y.data.data(), y.off, y.inc, z.data.data(), z.off, z.inc, ref.data());
     double refv = exstar_cpu_acc_round(ref.data());
@@ -519,21 +519,21 @@ TEST_CASE("adding twice into one accumulator equals merging two", "[acc]")
       CHECK_CL(exstar_cl_sum(d.q, d.sum, d.acc_normalize, x.n, bx, x.off, x.inc, b, kAccOff));
       CHECK_CL(exstar_cl_dot(d.q, d.dot, d.acc_normalize, y.n, by, y.off, y.inc, bz, z.off,
                              z.inc, c, kAccOff));
-      CHECK_CL(exstar_cl_acc_merge(d.q, d.acc_merge, b, kAccOff, c, kAccOff));
+      CHECK_CL(exstar_cl_acc_merge(d.q, d.acc_merge, b, kAccOff, c, kAccOff, 1));
       Result ra{round_acc(d, a), read_acc(d, a)}, rb{round_acc(d, b), read_acc(d, b)};
       Result rr{refv, ref};
       same(ra, rr, "twice into one");
       same(rb, rr, "merge of two");
       // the CPU merge of the same two gives the same words
       Words c1(EXSTAR_ACC_WORDS), c2(EXSTAR_ACC_WORDS);
-      exstar_cpu_acc_zero(c1.data());
-      exstar_cpu_acc_zero(c2.data());
+      exstar_cpu_acc_zero(c1.data(), 1);
+      exstar_cpu_acc_zero(c2.data(), 1);
       exstar_cpu_sum(x.n, x.data.data(), x.off, x.inc, c1.data());
       exstar_cpu_dot(y.n, y.data.data(), y.off, y.inc, z.data.data(), z.off, z.inc, c2.data());
-      exstar_cpu_acc_merge(c1.data(), c2.data());
+      exstar_cpu_acc_merge(c1.data(), c2.data(), 1);
       CHECK(c1 == ref);
       // zeroing works on a used accumulator
-      CHECK_CL(exstar_cl_acc_zero(d.q, d.acc_zero, a, kAccOff));
+      CHECK_CL(exstar_cl_acc_zero(d.q, d.acc_zero, a, kAccOff, 1));
       CHECK(read_acc(d, a) == Words(EXSTAR_ACC_WORDS, 0));
       for (cl_mem m : {bx, by, bz, a, b, c}) clReleaseMemObject(m);
     }

@@ -108,7 +108,7 @@ Vec place(const std::vector<double> &elems, int64_t off, int64_t inc)
 Result cpu_dot(const Vec &x, const Vec &y)
 {
   Result r{Words(EXSTAR_ACC_WORDS), 0};
-  exstar_cpu_acc_zero(r.words.data());
+  exstar_cpu_acc_zero(r.words.data(), 1, 1);
   exstar_cpu_dot(x.n, x.buf.data(), x.off, x.inc, y.buf.data(), y.off, y.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -117,7 +117,7 @@ Result cpu_dot(const Vec &x, const Vec &y)
 Result gpu_dot(const Vec &x, const Vec &y)
 {
   Dev dx = upload(x.buf), dy = upload(y.buf), acc(sizeof(long long) * EXSTAR_ACC_WORDS);
-  KERNEL_OK(exstar_cuda_acc_zero(acc.as<long long>(), stream()));
+  KERNEL_OK(exstar_cuda_acc_zero(acc.as<long long>(), 1, stream()));
   KERNEL_OK(exstar_cuda_dot(x.n, dx.as<double>(), x.off, x.inc, dy.as<double>(), y.off, y.inc,
                             acc.as<long long>(), stream()));
   return gpu_round(acc);
@@ -126,7 +126,7 @@ Result gpu_dot(const Vec &x, const Vec &y)
 Result cpu_sum(const Vec &x)
 {
   Result r{Words(EXSTAR_ACC_WORDS), 0};
-  exstar_cpu_acc_zero(r.words.data());
+  exstar_cpu_acc_zero(r.words.data(), 1, 1);
   exstar_cpu_sum(x.n, x.buf.data(), x.off, x.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -135,7 +135,7 @@ Result cpu_sum(const Vec &x)
 Result gpu_sum(const Vec &x)
 {
   Dev dx = upload(x.buf), acc(sizeof(long long) * EXSTAR_ACC_WORDS);
-  KERNEL_OK(exstar_cuda_acc_zero(acc.as<long long>(), stream()));
+  KERNEL_OK(exstar_cuda_acc_zero(acc.as<long long>(), 1, stream()));
   KERNEL_OK(exstar_cuda_sum(x.n, dx.as<double>(), x.off, x.inc, acc.as<long long>(), stream()));
   return gpu_round(acc);
 }
@@ -360,31 +360,31 @@ TEST_CASE("accumulating twice equals merging two", "[acc]")
     Dev dx1 = upload(x1.buf), dy1 = upload(y1.buf), dx2 = upload(x2.buf), dy2 = upload(y2.buf);
     Dev a(wbytes), b1(wbytes), b2(wbytes);
     // twice into one accumulator
-    KERNEL_OK(exstar_cuda_acc_zero(a.as<long long>(), stream()));
+    KERNEL_OK(exstar_cuda_acc_zero(a.as<long long>(), 1, stream()));
     KERNEL_OK(exstar_cuda_dot(n, dx1.as<double>(), 0, 1, dy1.as<double>(), 0, 1,
                               a.as<long long>(), stream()));
     KERNEL_OK(exstar_cuda_dot(n + 1, dx2.as<double>(), 1, 1, dy2.as<double>(), 0, -2,
                               a.as<long long>(), stream()));
     // two accumulators, merged
-    KERNEL_OK(exstar_cuda_acc_zero(b1.as<long long>(), stream()));
-    KERNEL_OK(exstar_cuda_acc_zero(b2.as<long long>(), stream()));
+    KERNEL_OK(exstar_cuda_acc_zero(b1.as<long long>(), 1, stream()));
+    KERNEL_OK(exstar_cuda_acc_zero(b2.as<long long>(), 1, stream()));
     KERNEL_OK(exstar_cuda_dot(n, dx1.as<double>(), 0, 1, dy1.as<double>(), 0, 1,
                               b1.as<long long>(), stream()));
     KERNEL_OK(exstar_cuda_dot(n + 1, dx2.as<double>(), 1, 1, dy2.as<double>(), 0, -2,
                               b2.as<long long>(), stream()));
-    KERNEL_OK(exstar_cuda_acc_merge(b1.as<long long>(), b2.as<long long>(), stream()));
+    KERNEL_OK(exstar_cuda_acc_merge(b1.as<long long>(), b2.as<long long>(), 1, stream()));
     Result ra = gpu_round(a), rb = gpu_round(b1);
     // the CPU, both ways
     Result c{Words(EXSTAR_ACC_WORDS), 0};
-    exstar_cpu_acc_zero(c.words.data());
+    exstar_cpu_acc_zero(c.words.data(), 1, 1);
     exstar_cpu_dot(n, x1.buf.data(), 0, 1, y1.buf.data(), 0, 1, c.words.data());
     exstar_cpu_dot(n + 1, x2.buf.data(), 1, 1, y2.buf.data(), 0, -2, c.words.data());
     c.value = exstar_cpu_acc_round(c.words.data());
     Words c2(EXSTAR_ACC_WORDS);
-    exstar_cpu_acc_zero(c2.data());
+    exstar_cpu_acc_zero(c2.data(), 1, 1);
     exstar_cpu_dot(n + 1, x2.buf.data(), 1, 1, y2.buf.data(), 0, -2, c2.data());
     Result cm = cpu_dot(x1, y1);
-    exstar_cpu_acc_merge(cm.words.data(), c2.data());
+    exstar_cpu_acc_merge(cm.words.data(), c2.data(), 1);
     cm.value = exstar_cpu_acc_round(cm.words.data());
     require_same(ra, c);
     require_same(rb, c);
@@ -402,7 +402,7 @@ TEST_CASE("the scalar CPU reference agrees on the same data", "[ref]")
   const int64_t n = 1000003;
   Vec x = place(wide(n, -500, 500), 0, 1), y = place(wide(n, -500, 500), 0, 1);
   Words r(EXSTAR_ACC_WORDS);
-  exstar_cpu_acc_zero(r.data());
+  exstar_cpu_acc_zero(r.data(), 1, 1);
   exstar_cpu_dot_ref(n, x.buf.data(), 0, 1, y.buf.data(), 0, 1, r.data());
   Result ref{r, exstar_cpu_acc_round(r.data())};
   require_same(gpu_dot(x, y), ref);
