@@ -5,7 +5,7 @@
  *   2. a floating-point expansion (FPE) of EXSTAR_FPE_N doubles per thread, in registers;
  *   3. the long accumulator: a fixed-point number of EXSTAR_ACC_NDIGITS signed 64-bit digits
  *      of EXSTAR_ACC_DIGIT_BITS bits each (the rest is carry headroom), covering every bit of
- *      every product of two doubles (2^-2148 .. 2^2048) times any count of terms;
+ *      every product of up to three doubles (2^-3222 .. 2^3072) times any count of terms;
  *   4. merging accumulators is digit-wise integer addition: exact, associative, commutative;
  *   5. one correct rounding (to nearest, ties to even) of the exact value to a double.
  *
@@ -23,8 +23,11 @@
 
 /* ---- accumulator geometry; every constant derived from the ones above it ---------------- */
 #define EXSTAR_ACC_DIGIT_BITS 32
-#define EXSTAR_ACC_MIN_PRODUCT_EXP (-2148) /* lsb of a product of two subnormals: 2^-1074^2 */
-#define EXSTAR_ACC_MAX_PRODUCT_EXP 2048    /* |a*b| < 2^1024 * 2^1024 */
+/* The accumulator holds every bit of any product of up to THREE doubles (gemv's alpha*a*x is
+ * one exact term): lsb of a product of three subnormals 2^(-1074*3), magnitude < 2^(1024*3). */
+#define EXSTAR_ACC_MAX_FACTORS 3
+#define EXSTAR_ACC_MIN_PRODUCT_EXP (-1074 * EXSTAR_ACC_MAX_FACTORS)
+#define EXSTAR_ACC_MAX_PRODUCT_EXP (1024 * EXSTAR_ACC_MAX_FACTORS)
 /* weight of digit 0's lowest bit: the first multiple of the digit width below the minimum */
 #define EXSTAR_ACC_EMIN (-(((-EXSTAR_ACC_MIN_PRODUCT_EXP) / EXSTAR_ACC_DIGIT_BITS + 1) * EXSTAR_ACC_DIGIT_BITS))
 /* digits up to 2^2048, plus one digit of carry room; the top digit also keeps 31 bits of

@@ -15,7 +15,7 @@
 #define EXSTAR_CUDA_DOT_BLOCKS_PER_SM 4
 #endif
 #ifndef EXSTAR_CUDA_DOT_UNROLL /* double2 loads per vector in flight per thread */
-#define EXSTAR_CUDA_DOT_UNROLL 4
+#define EXSTAR_CUDA_DOT_UNROLL 2
 #endif
 #ifndef EXSTAR_CUDA_DOT_SPLIT /* 1: products and their errors go to two separate FPEs */
 #define EXSTAR_CUDA_DOT_SPLIT 1

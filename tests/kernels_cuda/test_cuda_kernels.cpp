@@ -108,7 +108,7 @@ Vec place(const std::vector<double> &elems, int64_t off, int64_t inc)
 Result cpu_dot(const Vec &x, const Vec &y)
 {
   Result r{Words(EXSTAR_ACC_WORDS), 0};
-  exstar_cpu_acc_zero(r.words.data(), 1, 1);
+  exstar_cpu_acc_zero(r.words.data(), 1);
   exstar_cpu_dot(x.n, x.buf.data(), x.off, x.inc, y.buf.data(), y.off, y.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -126,7 +126,7 @@ Result gpu_dot(const Vec &x, const Vec &y)
 Result cpu_sum(const Vec &x)
 {
   Result r{Words(EXSTAR_ACC_WORDS), 0};
-  exstar_cpu_acc_zero(r.words.data(), 1, 1);
+  exstar_cpu_acc_zero(r.words.data(), 1);
   exstar_cpu_sum(x.n, x.buf.data(), x.off, x.inc, r.words.data());
   r.value = exstar_cpu_acc_round(r.words.data());
   return r;
@@ -376,12 +376,12 @@ TEST_CASE("accumulating twice equals merging two", "[acc]")
     Result ra = gpu_round(a), rb = gpu_round(b1);
     // the CPU, both ways
     Result c{Words(EXSTAR_ACC_WORDS), 0};
-    exstar_cpu_acc_zero(c.words.data(), 1, 1);
+    exstar_cpu_acc_zero(c.words.data(), 1);
     exstar_cpu_dot(n, x1.buf.data(), 0, 1, y1.buf.data(), 0, 1, c.words.data());
     exstar_cpu_dot(n + 1, x2.buf.data(), 1, 1, y2.buf.data(), 0, -2, c.words.data());
     c.value = exstar_cpu_acc_round(c.words.data());
     Words c2(EXSTAR_ACC_WORDS);
-    exstar_cpu_acc_zero(c2.data(), 1, 1);
+    exstar_cpu_acc_zero(c2.data(), 1);
     exstar_cpu_dot(n + 1, x2.buf.data(), 1, 1, y2.buf.data(), 0, -2, c2.data());
     Result cm = cpu_dot(x1, y1);
     exstar_cpu_acc_merge(cm.words.data(), c2.data(), 1);
@@ -397,12 +397,46 @@ TEST_CASE("accumulating twice equals merging two", "[acc]")
   }
 }
 
+TEST_CASE("zero and merge on arrays of accumulators", "[acc]")
+{
+  const int64_t count = 3, n = 10007;
+  const size_t wbytes = sizeof(long long) * EXSTAR_ACC_WORDS;
+  Dev a(count * wbytes), b(count * wbytes);
+  KERNEL_OK(exstar_cuda_acc_zero(a.as<long long>(), count, stream()));
+  KERNEL_OK(exstar_cuda_acc_zero(b.as<long long>(), count, stream()));
+  std::vector<Vec> xs, ys;
+  Words cpu(count * EXSTAR_ACC_WORDS);
+  exstar_cpu_acc_zero(cpu.data(), count);
+  Words cpu_b(count * EXSTAR_ACC_WORDS);
+  exstar_cpu_acc_zero(cpu_b.data(), count);
+  for (int64_t k = 0; k < count; ++k) {
+    xs.push_back(place(wide(n, -100, 100), 0, 1));
+    ys.push_back(place(wide(n, -100, 100), 0, 1));
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    Dev dx = upload(xs[k].buf), dy = upload(ys[k].buf);
+    long long *ak = a.as<long long>() + k * EXSTAR_ACC_WORDS;
+    long long *bk = b.as<long long>() + k * EXSTAR_ACC_WORDS;
+    KERNEL_OK(exstar_cuda_dot(n, dx.as<double>(), 0, 1, dy.as<double>(), 0, 1, ak, stream()));
+    KERNEL_OK(exstar_cuda_sum(n, dy.as<double>(), 0, 1, bk, stream()));
+    CUDA_OK(cudaStreamSynchronize(g_stream));
+    exstar_cpu_dot(n, xs[k].buf.data(), 0, 1, ys[k].buf.data(), 0, 1, &cpu[k * EXSTAR_ACC_WORDS]);
+    exstar_cpu_sum(n, ys[k].buf.data(), 0, 1, &cpu_b[k * EXSTAR_ACC_WORDS]);
+  }
+  KERNEL_OK(exstar_cuda_acc_merge(a.as<long long>(), b.as<long long>(), count, stream()));
+  exstar_cpu_acc_merge(cpu.data(), cpu_b.data(), count);
+  CUDA_OK(cudaStreamSynchronize(g_stream));
+  Words got(count * EXSTAR_ACC_WORDS);
+  CUDA_OK(cudaMemcpy(got.data(), a.p, count * wbytes, cudaMemcpyDeviceToHost));
+  CHECK(got == cpu);
+}
+
 TEST_CASE("the scalar CPU reference agrees on the same data", "[ref]")
 {
   const int64_t n = 1000003;
   Vec x = place(wide(n, -500, 500), 0, 1), y = place(wide(n, -500, 500), 0, 1);
   Words r(EXSTAR_ACC_WORDS);
-  exstar_cpu_acc_zero(r.data(), 1, 1);
+  exstar_cpu_acc_zero(r.data(), 1);
   exstar_cpu_dot_ref(n, x.buf.data(), 0, 1, y.buf.data(), 0, 1, r.data());
   Result ref{r, exstar_cpu_acc_round(r.data())};
   require_same(gpu_dot(x, y), ref);
