@@ -12,7 +12,8 @@ static void acc_init_cpu(void *buffers[], void *)
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 static void acc_init_cuda(void *buffers[], void *)
 {
-  exstar_codelet_cuda_check(exstar_cuda_acc_zero(exstar_acc_ptr(buffers[0]), starpu_cuda_get_local_stream()),
+  exstar_codelet_cuda_check(exstar_cuda_acc_zero(exstar_acc_ptr(buffers[0]), exstar_acc_count(buffers[0]),
+                                                     starpu_cuda_get_local_stream()),
                             "exstar_acc_init");
 }
 #endif
@@ -36,7 +37,7 @@ static void acc_redux_cpu(void *buffers[], void *)
 static void acc_redux_cuda(void *buffers[], void *)
 {
   exstar_codelet_cuda_check(exstar_cuda_acc_merge(exstar_acc_ptr(buffers[0]), exstar_acc_ptr(buffers[1]),
-                                                  starpu_cuda_get_local_stream()),
+                                                  exstar_acc_count(buffers[0]), starpu_cuda_get_local_stream()),
                             "exstar_acc_redux");
 }
 #endif

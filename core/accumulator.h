@@ -92,6 +92,17 @@ EXSTAR_FN double exstar_two_prod(double a, double b, double *e)
   return p;
 }
 
+/* TwoProd on the fast path: returns 1 with p + e == a*b exactly and both terms fit an FPE
+ * (EXSTAR_PROD_MIN <= |p| < EXSTAR_FPE_TERM_MAX), 0 when the product must take the exact
+ * slow path (zeros, NaN, inf, products that underflow or overflow). The one place that
+ * decides which products are fast. */
+EXSTAR_FN int exstar_two_prod_fast(double a, double b, double *p, double *e)
+{
+  *p = exstar_two_prod(a, b, e);
+  double ap = fabs(*p);
+  return ap < EXSTAR_FPE_TERM_MAX && ap >= EXSTAR_PROD_MIN; /* false for NaN */
+}
+
 /* ---- decomposition of doubles and products into digits ---------------------------------- */
 
 /* |x| = m * 2^ex with m an integer < 2^53; x finite and nonzero. */
@@ -192,6 +203,15 @@ EXSTAR_FN void exstar_fpe_zero(double fpe[EXSTAR_FPE_N])
 EXSTAR_FN double exstar_fpe_add(double fpe[EXSTAR_FPE_N], double x)
 {
   for (int i = 0; i < EXSTAR_FPE_N && x != 0.0; ++i) fpe[i] = exstar_two_sum(fpe[i], x, &x);
+  return x;
+}
+
+/* The same addition without the early exit, over an expansion stored with a stride (SIMD
+ * layouts keep lane l of component k at fpe[k*stride + l]). Branch-free, so a loop over
+ * lanes vectorises; the result is identical (TwoSum(f, 0) == (f, 0) exactly). */
+EXSTAR_FN double exstar_fpe_add_full(double *fpe, int stride, double x)
+{
+  for (int i = 0; i < EXSTAR_FPE_N; ++i) fpe[i * stride] = exstar_two_sum(fpe[i * stride], x, &x);
   return x;
 }
 

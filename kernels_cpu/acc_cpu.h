@@ -11,6 +11,6 @@
 
 /* Lanes of independent FPEs a CPU kernel interleaves: they hide the latency of the TwoSum
  * chains. Any lane count gives the same bits (the accumulator is exact). */
-#define EXSTAR_CPU_LANES 8
+#define EXSTAR_CPU_LANES 32
 
 #endif

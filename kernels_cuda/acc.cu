@@ -11,10 +11,7 @@ __global__ void __launch_bounds__(32) normalize_kernel(exstar_i64 *acc)
   __shared__ exstar_i64 w[EXSTAR_ACC_WORDS];
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = acc[i];
   __syncwarp();
-  if (threadIdx.x == 0) {
-    exstar_acc_normalize_private(w);
-    exstar_cuda_fold_marks(w);
-  }
+  if (threadIdx.x == 0) exstar_acc_normalize_private(w);
   __syncwarp();
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) acc[i] = w[i];
 }
@@ -27,10 +24,7 @@ __global__ void __launch_bounds__(32) merge_kernel(exstar_i64 *dst, const exstar
   src += (long long)blockIdx.x * EXSTAR_ACC_WORDS;
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = dst[i] + src[i];
   __syncwarp();
-  if (threadIdx.x == 0) {
-    exstar_acc_normalize_private(w);
-    exstar_cuda_fold_marks(w);
-  }
+  if (threadIdx.x == 0) exstar_acc_normalize_private(w);
   __syncwarp();
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) dst[i] = w[i];
 }

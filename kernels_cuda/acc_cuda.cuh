@@ -33,42 +33,17 @@ EXSTAR_FN void exstar_cuda_atomic_add(exstar_i64 *p, exstar_i64 v)
 #define EXSTAR_ACC_SFX _private
 #include "core/acc_ops.inc"
 
-/* ---- once-per-launch special-term counters ------------------------------------------------
- * The CPU kernels add 1 to a counter for each kind of special term a call met. A CUDA launch
- * has many blocks and must add exactly 1 too (so that CPU and CUDA leave the same words): a
- * block that met the flag sets this marker bit in the global counter with atomicOr
- * (idempotent), and the launch's final one-thread normalize folds the marker into +1.
- * Counters count calls, so they never come near 2^62. */
-#define EXSTAR_CUDA_COUNT_MARK (((exstar_i64)1) << 62)
-
-/* Global counters: marker bits of the flags met in this launch (any thread may call). */
-__device__ __forceinline__ void exstar_cuda_mark_flags(exstar_i64 *acc, int flags)
-{
-  unsigned long long m = (unsigned long long)EXSTAR_CUDA_COUNT_MARK;
-  if (flags & EXSTAR_FLAG_NAN) atomicOr((unsigned long long *)&acc[EXSTAR_ACC_COUNT_NAN], m);
-  if (flags & EXSTAR_FLAG_PINF) atomicOr((unsigned long long *)&acc[EXSTAR_ACC_COUNT_PINF], m);
-  if (flags & EXSTAR_FLAG_NINF) atomicOr((unsigned long long *)&acc[EXSTAR_ACC_COUNT_NINF], m);
-  if (flags & EXSTAR_FLAG_NOT_NEGZERO)
-    atomicOr((unsigned long long *)&acc[EXSTAR_ACC_COUNT_NOT_NEGZERO], m);
-  if (flags & EXSTAR_FLAG_ANY) atomicOr((unsigned long long *)&acc[EXSTAR_ACC_COUNT_ANY], m);
-}
-
-/* Folds the markers into +1 (one thread; the words are private to it at that point). */
-__device__ __forceinline__ void exstar_cuda_fold_marks(exstar_i64 *acc)
-{
-  for (int k = EXSTAR_ACC_NDIGITS; k < EXSTAR_ACC_WORDS; ++k)
-    if (acc[k] & EXSTAR_CUDA_COUNT_MARK) acc[k] = (acc[k] & ~EXSTAR_CUDA_COUNT_MARK) + 1;
-}
-
 /* ---- the block-level pipeline shared by sum and dot ---------------------------------------
  * Every thread keeps FPEs in registers and spills into the block's __shared__ digits (sacc,
  * EXSTAR_ACC_NDIGITS words). At the end: the FPEs of a warp are merged exactly by a shuffle
  * tree (spills still go to sacc), lane 0 flushes the warp's FPE, then the block's digits get
  * two parallel carry passes and go to the global accumulator with atomicAdd. */
 
-/* Bound on the terms one block handles in one launch: every term adds at most 3 values
- * below 2^32 to a digit (one product: 1), so the shared digits stay below 2^63. The
- * launchers size the grid so that no block gets more. */
+/* Bound on the terms one block handles in one launch: every term adds at most 4 values
+ * below 2^32 to a digit (a spilled remainder and a spilled head from each of the two FPE
+ * additions of a dot term; the integer product: 1), so the shared digits stay below
+ * 4 * 2^28 * 2^32 = 2^62 (plus the end-of-block flushes). The launchers size the grid so that
+ * no block gets more. */
 #define EXSTAR_CUDA_MAX_TERMS_PER_BLOCK (((long long)1) << 28)
 /* The kernels run blocks of at least EXSTAR_CUDA_MIN_THREADS threads (a multiple of 32). */
 #define EXSTAR_CUDA_MIN_THREADS 64
@@ -136,7 +111,7 @@ __device__ __forceinline__ void exstar_cuda_block_finish(exstar_i64 *sacc, doubl
   }
   for (int i = threadIdx.x; i < EXSTAR_ACC_NDIGITS; i += blockDim.x)
     if (sacc[i] != 0) exstar_cuda_atomic_add(&gacc[i], sacc[i]);
-  if (threadIdx.x == 0 && sflags) exstar_cuda_mark_flags(gacc, sflags);
+  if (threadIdx.x == 0 && sflags) exstar_acc_add_flags_atomic(gacc, sflags); // normalize makes it 0/1
 }
 
 /* Grid size for n terms: blocks_per_sm per multiprocessor, more when a block would get more

@@ -1,0 +1,10 @@
+// y_i := RN(alpha * x_i + y_i) on the CPU: fma is exactly that single rounding.
+#include "kernels_cpu/level1.h"
+#include "core/strides.h"
+
+void exstar_cpu_axpy(int64_t n, double alpha, const double *x, int64_t offx, int64_t incx, double *y,
+                     int64_t offy, int64_t incy)
+{
+  const int64_t fx = exstar_first_index(n, offx, incx), fy = exstar_first_index(n, offy, incy);
+  for (int64_t i = 0; i < n; ++i) y[fy + i * incy] = fma(alpha, x[fx + i * incx], y[fy + i * incy]);
+}

@@ -1,0 +1,9 @@
+// x_i := RN(x_i / alpha) on the CPU: one IEEE division per element, never x_i * RN(1/alpha).
+#include "kernels_cpu/level1.h"
+#include "core/strides.h"
+
+void exstar_cpu_invscal(int64_t n, double alpha, double *x, int64_t offx, int64_t incx)
+{
+  const int64_t fx = exstar_first_index(n, offx, incx);
+  for (int64_t i = 0; i < n; ++i) x[fx + i * incx] = x[fx + i * incx] / alpha;
+}

@@ -1,0 +1,59 @@
+// trsv on the CPU: diagonal-block solve, residual of refinement, refinement update.
+// One row at a time: a private copy of the row's accumulator gets b_r and the in-block terms
+// (core/trsv.inc), is rounded once, then divided once.
+#include "kernels_cpu/trsv.h"
+#include "kernels_cpu/acc_cpu.h"
+
+#define EXSTAR_TRSV_ACC_PTR exstar_i64 *
+#define EXSTAR_TRSV_OPS_SFX _cpu
+#define EXSTAR_TRSV_MEM
+#define EXSTAR_TRSV_SFX _cpu
+#include "core/trsv.inc"
+
+namespace {
+
+// RN(acc + b - in-block terms of row r) with a private copy of acc.
+double row_value(const exstar_trsv_shape *s, const double *t, const exstar_i64 *acc, double b,
+                 int with_diag, const double *src, int64_t fs, int64_t incs, int64_t r)
+{
+  exstar_i64 a[EXSTAR_ACC_WORDS];
+  for (int w = 0; w < EXSTAR_ACC_WORDS; ++w) a[w] = acc[w];
+  double fpe[EXSTAR_FPE_N] = {};
+  int flags = exstar_sum_step_cpu(a, fpe, b);
+  flags |= exstar_trsv_row_terms_cpu(a, fpe, s->forward, s->trans, s->unit, with_diag, s->nb, r, t,
+                                     s->t0, s->ldt, src, fs, incs, 0, 1);
+  exstar_acc_flush_fpe_cpu(a, fpe);
+  exstar_acc_add_flags_cpu(a, flags);
+  return exstar_acc_round_private(a);
+}
+
+} // namespace
+
+void exstar_cpu_trsv_solve(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs,
+                           double *y, int64_t offy, int64_t incy)
+{
+  const int64_t fy = exstar_first_index(s->nb, offy, incy);
+  for (int64_t step = 0; step < s->nb; ++step) {
+    const int64_t r = s->forward ? step : s->nb - 1 - step;
+    double v = row_value(s, t, accs + r * EXSTAR_ACC_WORDS, y[fy + r * incy], 0, y, fy, incy, r);
+    y[fy + r * incy] = s->unit ? v : v / exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, r);
+  }
+}
+
+void exstar_cpu_trsv_resid(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs,
+                           const double *x, int64_t offx, int64_t incx, const double *b,
+                           int64_t offb, int64_t incb, double *r, int64_t offr, int64_t incr)
+{
+  const int64_t fx = exstar_first_index(s->nb, offx, incx), fb = exstar_first_index(s->nb, offb, incb),
+                fr = exstar_first_index(s->nb, offr, incr);
+  for (int64_t i = 0; i < s->nb; ++i)
+    r[fr + i * incr] = row_value(s, t, accs + i * EXSTAR_ACC_WORDS, b[fb + i * incb], 1, x, fx, incx, i);
+}
+
+void exstar_cpu_trsv_update(int64_t n, int add, const double *d, int64_t offd, int64_t incd,
+                            double *x, int64_t offx, int64_t incx)
+{
+  const int64_t fd = exstar_first_index(n, offd, incd), fx = exstar_first_index(n, offx, incx);
+  for (int64_t i = 0; i < n; ++i)
+    x[fx + i * incx] = add ? x[fx + i * incx] + d[fd + i * incd] : d[fd + i * incd]; // one IEEE add: RN
+}
