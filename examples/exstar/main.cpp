@@ -1,0 +1,122 @@
+// exstar SUBCOMMAND [options] files...: the command-line face of the exstar library.
+// main only dispatches; each subcommand lives in its own cmd_*.cpp file.
+#include "cli.hpp"
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace cli {
+
+extern const Command cmd_sum, cmd_dot, cmd_gen, cmd_gemv, cmd_trsv, cmd_getrf, cmd_gesv, cmd_bench;
+
+const std::vector<Command> &commands()
+{
+  static const std::vector<Command> all = {cmd_sum, cmd_dot, cmd_gemv, cmd_trsv, cmd_getrf,
+                                           cmd_gesv, cmd_gen, cmd_bench};
+  return all;
+}
+
+} // namespace cli
+
+namespace {
+
+using namespace cli;
+
+void print_overview(FILE *f)
+{
+  std::fprintf(f, "usage: exstar SUBCOMMAND [options] files...\n\n"
+                  "Exact, reproducible, correctly rounded linear algebra on StarPU (CPU, OpenCL, CUDA).\n"
+                  "Files are MatrixMarket arrays ('%%%%MatrixMarket matrix array real general').\n\n"
+                  "subcommands:\n");
+  for (const Command &c : commands())
+    std::fprintf(f, "  %-8s %s%s\n", c.name, c.summary, c.run ? "" : " (not available in this build)");
+  std::fprintf(f, "\n'exstar SUBCOMMAND --help' describes one; 'exstar --version' prints the version.\n"
+                  "Exit codes: 0 success, 1 failure (bad file, library error), 2 usage error.\n");
+}
+
+const Command *find_command(const std::string &name)
+{
+  for (const Command &c : commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+bool wants_help(const std::vector<std::string> &args)
+{
+  for (const std::string &a : args) {
+    if (a == "--") return false;
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
+int usage_error(const char *where, const std::string &what)
+{
+  std::fprintf(stderr, "exstar: %s%s%s (see 'exstar %s%s--help')\n", where, *where ? ": " : "", what.c_str(), where,
+               *where ? " " : "");
+  return EXIT_USAGE;
+}
+
+int run_command(const Command &c, const std::vector<std::string> &args)
+{
+  if (wants_help(args)) {
+    std::fputs(c.help().c_str(), stdout);
+    return EXIT_OK;
+  }
+  if (!c.run) {
+    std::fprintf(stderr, "exstar: %s: not available in this build\n", c.name);
+    return EXIT_USAGE;
+  }
+  try {
+    Args parsed(c.name, c.options(), args);
+    return c.run(parsed);
+  } catch (const UsageError &e) {
+    return usage_error(c.name, e.what());
+  }
+}
+
+int dispatch(int argc, char **argv)
+{
+  if (argc < 2) {
+    print_overview(stderr);
+    return EXIT_USAGE;
+  }
+  std::string first = argv[1];
+  if (first == "--help" || first == "-h" || first == "help") {
+    if (argc == 2) {
+      print_overview(stdout);
+      return EXIT_OK;
+    }
+    const Command *c = find_command(argv[2]);
+    if (!c) return usage_error("", std::string("unknown subcommand '") + argv[2] + "'");
+    std::fputs(c->help().c_str(), stdout);
+    return EXIT_OK;
+  }
+  if (first == "--version") {
+    std::printf("exstar %d.%d.%d\n", EXSTAR_VERSION_MAJOR, EXSTAR_VERSION_MINOR, EXSTAR_VERSION_PATCH);
+    return EXIT_OK;
+  }
+  const Command *c = find_command(first);
+  if (!c) return usage_error("", (first[0] == '-' ? "unknown option '" : "unknown subcommand '") + first + "'");
+  return run_command(*c, std::vector<std::string>(argv + 2, argv + argc));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  // Nothing may escape: every failure is one line on stderr and an exit code.
+  try {
+    return dispatch(argc, argv);
+  } catch (const Failure &e) {
+    std::fprintf(stderr, "exstar: %s\n", e.what());
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "exstar: out of memory\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "exstar: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "exstar: internal error (unknown exception)\n");
+  }
+  return EXIT_FAIL;
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds, and runs the whole test suite with ctest.
+# Back ends this machine lacks (CUDA without a GPU, OpenCL without an ICD) show as skipped.
+# Heavy sweeps carry the ctest label "heavy" and run with EXSTAR_HEAVY=1.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${EXSTAR_BUILD_DIR:-$root/build}
+bash "$root/scripts/build.sh"
+cd "$build"
+exclude=(-LE heavy)
+[ "${EXSTAR_HEAVY:-0}" = 1 ] && exclude=()
+ctest --output-on-failure --timeout 1200 "${exclude[@]}"

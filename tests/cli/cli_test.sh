@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# Driver of the exstar tool's tests: cli_test.sh CASE EXSTAR WORKDIR.
+# Each case runs the built tool and checks stdout, stderr and the exit code.
+# Exit 0: pass, 1: fail, 77: skipped (a back end or subcommand this build lacks).
+set -u
+CASE=$1
+EXSTAR=$2
+WORK=$3
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
+export STARPU_SILENT=1
+
+fail() { echo "FAIL [$CASE]: $*"; exit 1; }
+skip() { echo "SKIP [$CASE]: $*"; exit 77; }
+
+# run ARGS...: runs the tool; sets OUT, ERR, RC.
+run() {
+  "$EXSTAR" "$@" >stdout.txt 2>stderr.txt
+  RC=$?
+  OUT=$(cat stdout.txt)
+  ERR=$(cat stderr.txt)
+}
+
+# expect OUTPUT ARGS...: exit 0 and exactly OUTPUT on stdout.
+expect() {
+  local want=$1; shift
+  run "$@"
+  [ "$RC" = 0 ] || fail "exstar $* exited $RC (stderr: $ERR)"
+  [ "$OUT" = "$want" ] || fail "exstar $*: printed '$OUT', expected '$want'"
+  echo "ok: exstar $* -> $OUT"
+}
+
+# expect_error CODE TEXT ARGS...: exit CODE, nothing on stdout, one line on stderr containing TEXT.
+expect_error() {
+  local code=$1 text=$2; shift 2
+  run "$@"
+  [ "$RC" = "$code" ] || fail "exstar $* exited $RC, expected $code (stderr: $ERR)"
+  [ -z "$OUT" ] || fail "exstar $*: printed '$OUT' on stdout"
+  [ "$(wc -l <stderr.txt)" = 1 ] || fail "exstar $*: stderr is not one line: $ERR"
+  case "$ERR" in *"$text"*) ;; *) fail "exstar $*: stderr '$ERR' does not mention '$text'" ;; esac
+  echo "ok: exstar $* -> exit $RC: $ERR"
+}
+
+# Skips the case when the tool says a requested back end has no worker here.
+run_or_skip() {
+  run "$@"
+  if [ "$RC" = 1 ] && grep -q "found no" stderr.txt; then skip "$ERR"; fi
+}
+
+# vec FILE VALUES...: an n x 1 MatrixMarket array.
+vec() {
+  local f=$1; shift
+  { echo "%%MatrixMarket matrix array real general"; echo "$# 1"; printf '%s\n' "$@"; } >"$f"
+}
+# mat FILE ROWS COLS VALUES... (column-major).
+mat() {
+  local f=$1 r=$2 c=$3; shift 3
+  { echo "%%MatrixMarket matrix array real general"; echo "$r $c"; printf '%s\n' "$@"; } >"$f"
+}
+
+# The directory holds exactly the files named (no output, no temporary file left behind).
+only_files() {
+  local have want
+  have=$(ls -A | grep -v -e '^stdout.txt$' -e '^stderr.txt$' | sort | tr '\n' ' ')
+  want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+  [ "$have" = "$want" ] || fail "files left: '$have', expected '$want'"
+}
+
+# The data of the exact cases: sum and dot whose plain double loops are wrong.
+exact_data() {
+  vec x.mtx 0x1p1000 -0x1p1000 1       # . y = 2^1100 - 2^1100 + 1 = 1 (plain: inf - inf = nan)
+  vec y.mtx 0x1p100 0x1p100 1
+  vec s.mtx 1e308 1e308 -1e308 -1e308 1 # sum 1 (plain: inf)
+  vec t.mtx 1 0x1p-53 0x1p-53           # sum 1 + 2^-52 (plain: 1)
+}
+
+have() {  # have SUBCOMMAND: false when this build registers it as not available
+  run "$1" >/dev/null
+  ! grep -q "not available in this build" stderr.txt
+}
+
+case_sum_dot() {
+  exact_data
+  expect 1 sum s.mtx
+  expect 1.0000000000000002 sum t.mtx
+  expect 1 dot x.mtx y.mtx
+  expect 1 dot --backend cpu --sched eager --ncpus 1 x.mtx y.mtx
+  expect 1 sum --plain t.mtx
+  expect inf sum --plain s.mtx
+  expect nan dot --plain x.mtx y.mtx
+  case "$ERR" in *"NOT reproducible"*) ;; *) fail "--plain is not labelled on stderr" ;; esac
+}
+
+case_hex() {
+  exact_data
+  expect 0x1p+0 dot --hex x.mtx y.mtx
+  expect 0x1.0000000000001p+0 sum --hex t.mtx
+  expect 0x1p+0 sum --hex --plain t.mtx
+}
+
+case_special_values() {
+  vec a.mtx inf 1;        expect inf sum a.mtx
+  vec b.mtx -Infinity 1;  expect -inf sum b.mtx
+  vec c.mtx inf -inf;     expect nan sum c.mtx
+  vec d.mtx NaN 1;        expect nan sum d.mtx
+  vec e.mtx -0 -0;        expect -0 sum e.mtx
+  vec f.mtx 0x1p-1074 0x1p-1074; expect 9.8813129168249309e-324 sum f.mtx
+  vec g.mtx 1e-400 0;     expect 0 sum g.mtx   # underflows to 0 when read: the correct rounding
+  vec h.mtx;              expect 0 sum h.mtx   # 0 x 1: the empty sum
+  mat r.mtx 1 3 1 2 0.5;  expect 3.5 sum r.mtx # a 1 x n array is a vector too
+  printf '%%%%MatrixMarket matrix array real general\r\n%% crlf\r\n\r\n2 1\r\n1\r\n\r\n2\r\n' >w.mtx
+  expect 3 sum w.mtx
+}
+
+# One back end alone: skipped visibly when this machine has none of it.
+case_backend() {
+  exact_data
+  run_or_skip dot --backend "$1" x.mtx y.mtx
+  [ "$RC" = 0 ] && [ "$OUT" = 1 ] || fail "dot --backend $1: exit $RC, '$OUT' ($ERR)"
+  expect 1 dot --backend "$1" x.mtx y.mtx
+  expect 1 sum --backend "$1" s.mtx
+  expect 0x1.0000000000001p+0 sum --hex --backend "$1" t.mtx
+}
+
+# Ill-conditioned data from gen: the same bits from every back end, scheduler and worker count,
+# and the same as gen's own exact dot (so the files round-trip every double).
+case_same_bits() {
+  run gen vector --n 3000 --cond 1e40 --seed 3 -o x.mtx -o2 y.mtx
+  [ "$RC" = 0 ] || fail "gen: $ERR"
+  local want hex ref
+  want=$(sed -n 's/^dot //p' stdout.txt)
+  expect "$want" dot x.mtx y.mtx
+  ref=$("$EXSTAR" dot --hex x.mtx y.mtx)
+  local configs=("--backend cpu" "--backend all" "--backend cpu --ncpus 1" "--backend cpu --ncpus 2"
+                 "--backend cpu --sched ws" "--backend cpu --sched dmda" "--backend all --sched random"
+                 "--backend all --sched lws" "--backend all --sched prio")
+  run dot --backend opencl x.mtx y.mtx
+  if [ "$RC" = 0 ]; then configs+=("--backend opencl" "--backend cpu,opencl --sched eager"); else
+    echo "note: no OpenCL worker here ($ERR)"; fi
+  run dot --backend cuda x.mtx y.mtx
+  if [ "$RC" = 0 ]; then configs+=("--backend cuda" "--backend cpu+cuda"); fi
+  for c in "${configs[@]}"; do
+    # shellcheck disable=SC2086
+    expect "$ref" dot --hex $c x.mtx y.mtx
+  done
+  run dot --plain x.mtx y.mtx
+  echo "plain baseline: $OUT (exact: $want)"
+}
+
+case_gen() {
+  run gen vector --n 500 --cond 1e20 --seed 5 -o v.mtx
+  [ "$RC" = 0 ] || fail "gen vector: $ERR"
+  only_files v.mtx v_y.mtx
+  local want cond
+  want=$(sed -n 's/^dot //p' stdout.txt)
+  cond=$(sed -n 's/^cond //p' stdout.txt)
+  awk -v c="$cond" 'BEGIN { exit !(c > 1e18 && c < 1e23) }' || fail "gen vector: condition number $cond, asked 1e20"
+  expect "$want" dot v.mtx v_y.mtx
+  # The same seed gives the same files.
+  run gen vector --n 500 --cond 1e20 --seed 5 -o w.mtx -o2 w2.mtx
+  cmp -s <(tail -n +3 v.mtx) <(tail -n +3 w.mtx) && cmp -s <(tail -n +3 v_y.mtx) <(tail -n +3 w2.mtx) ||
+    fail "gen vector is not deterministic"
+  run gen matrix --n 12 --cond 1e6 -o a.mtx
+  [ "$RC" = 0 ] || fail "gen matrix: $ERR"
+  [ "$(sed -n 3p a.mtx)" = "12 12" ] && [ "$(wc -l <a.mtx)" = $((3 + 144)) ] || fail "gen matrix: bad file"
+  run gen triangular --n 9 --cond 1e6 --uplo L -o l.mtx
+  [ "$RC" = 0 ] || fail "gen triangular: $ERR"
+  # Column-major: entry k is (k % n, k / n); above the diagonal must be exactly 0.
+  tail -n +4 l.mtx | awk '{ k = NR - 1; i = k % 9; j = int(k / 9); if (i < j && $1 != 0) bad = 1;
+                            if (i == j && $1 == 0) bad = 1 } END { exit bad }' || fail "gen triangular --uplo L: not lower"
+  echo "ok: gen matrix / triangular"
+}
+
+# Every malformed file: exit 1, one line "exstar: FILE:LINE: what", no output file written.
+case_malformed() {
+  local banner='%%%%MatrixMarket matrix array real general'
+  check_bad() {  # check_bad TEXT CONTENT (printf format)
+    printf "$2" >bad.mtx
+    expect_error 1 "$1" sum bad.mtx
+    only_files bad.mtx
+  }
+  check_bad "bad.mtx:1: empty file" ''
+  check_bad "bad.mtx:1: not a MatrixMarket file" 'hello\n1 1\n1\n'
+  check_bad "bad.mtx:1: malformed banner" '%%%%MatrixMarket matrix array real\n1 1\n1\n'
+  check_bad "bad.mtx:1: unsupported format 'coordinate'" '%%%%MatrixMarket matrix coordinate real general\n2 1 1\n1 1 5\n'
+  check_bad "bad.mtx:1: unsupported field 'complex'" '%%%%MatrixMarket matrix array complex general\n1 1\n1 0\n'
+  check_bad "bad.mtx:1: unsupported field 'pattern'" '%%%%MatrixMarket matrix array pattern general\n1 1\n'
+  check_bad "bad.mtx:1: unsupported field 'integer'" '%%%%MatrixMarket matrix array integer general\n1 1\n1\n'
+  check_bad "bad.mtx:1: unsupported symmetry 'symmetric'" '%%%%MatrixMarket matrix array real symmetric\n1 1\n1\n'
+  check_bad "bad.mtx:1: unsupported object 'vector'" '%%%%MatrixMarket vector array real general\n1 1\n1\n'
+  check_bad "bad.mtx:2: missing size line" "$banner\n%% only comments\n"
+  check_bad "bad.mtx:2: bad size line" "$banner\n3\n1\n2\n3\n"
+  check_bad "bad.mtx:2: bad size line" "$banner\n3 1 3\n1\n2\n3\n"
+  check_bad "bad.mtx:2: bad size '-3'" "$banner\n-3 1\n1\n"
+  check_bad "bad.mtx:2: bad size '2.5'" "$banner\n2.5 1\n1\n"
+  check_bad "bad.mtx:2: array too large" "$banner\n4000000000 4000000000\n1\n"
+  check_bad "bad.mtx:5: truncated: expected 4 values, found 2" "$banner\n4 1\n1\n2\n\n"
+  check_bad "bad.mtx:5: extra data after the 2 values" "$banner\n2 1\n1\n2\n3\n"
+  check_bad "bad.mtx:4: not a number: 'abc'" "$banner\n2 1\n1\nabc\n"
+  check_bad "bad.mtx:3: not a number: '1.5x'" "$banner\n2 1\n1.5x\n2\n"
+  check_bad "bad.mtx:3: comment inside the data" "$banner\n2 1\n%% comment in the data\n2\n"
+  check_bad "bad.mtx:3: expected one value per line, found 2" "$banner\n2 1\n1 2\n"
+  check_bad "bad.mtx:3: value out of the double range: '1e999'" "$banner\n1 1\n1e999\n"
+  check_bad "bad.mtx:2: expected a vector (n x 1), got a 2x2 array" "$banner\n2 2\n1\n2\n3\n4\n"
+  expect_error 1 "nosuch.mtx: cannot open" sum nosuch.mtx
+  vec x.mtx 1 2 3
+  vec y.mtx 1 2
+  expect_error 1 "y.mtx:2: length 2 does not match the length of x.mtx (3)" dot x.mtx y.mtx
+  run sum --backend cuda,opencl,cpu x.mtx
+  if [ "$RC" != 0 ]; then expect_error 1 "found no" sum --backend cuda,opencl,cpu x.mtx; fi
+  # An output file appears only when the run succeeds, and never half-written.
+  if have gemv; then
+    vec out.mtx old
+    mat a.mtx 2 2 1 2 3 4
+    printf "$banner\n2 1\n1\n" >bad.mtx
+    expect_error 1 "bad.mtx:3: truncated" gemv a.mtx bad.mtx -o out.mtx
+    expect_error 1 "x.mtx:2: length 3 does not match the columns of a.mtx (2)" gemv a.mtx x.mtx -o out.mtx
+    [ "$(tail -1 out.mtx)" = old ] || fail "a failed run replaced out.mtx"
+    only_files a.mtx bad.mtx out.mtx x.mtx y.mtx
+  fi
+  expect_error 1 "nodir/o.mtx: cannot create" gen matrix --n 3 -o nodir/o.mtx
+}
+
+case_usage() {
+  vec x.mtx 1 2
+  expect_error 2 "exstar: unknown subcommand 'frobnicate'" frobnicate
+  expect_error 2 "exstar: unknown option '--frobnicate'" --frobnicate
+  expect_error 2 "dot: expects two vector files" dot x.mtx
+  expect_error 2 "sum: expects one vector file" sum
+  expect_error 2 "sum: unknown option '--bogus'" sum --bogus x.mtx
+  expect_error 2 "sum: option --backend needs a value" sum x.mtx --backend
+  expect_error 2 "unknown back end 'gpu'" sum --backend gpu x.mtx
+  expect_error 2 "--ncpus: expected an integer" sum --ncpus two x.mtx
+  expect_error 2 "option --hex given twice" sum --hex --hex x.mtx
+  expect_error 2 "option --plain takes no value" sum --plain=1 x.mtx
+  expect_error 2 "gen: missing --n" gen vector -o v.mtx
+  expect_error 2 "gen: missing output file: -o" gen vector --n 10
+  expect_error 2 "gen: unknown kind 'tensor'" gen tensor --n 3 -o t.mtx
+  expect_error 2 "--cond: expected a number in [1, 1e300]" gen matrix --n 3 --cond 0.5 -o a.mtx
+  expect_error 2 "--n: expected an integer" gen matrix --n 0 -o a.mtx
+  expect_error 2 "getrf: not available in this build" getrf a.mtx
+  expect_error 2 "bench: not available in this build" bench
+  run
+  [ "$RC" = 2 ] && grep -q "^usage: exstar" stderr.txt || fail "no arguments: exit $RC"
+  only_files x.mtx
+  expect 3 sum --backend=cpu -- x.mtx
+}
+
+case_help() {
+  local c
+  for c in "--help" "-h" "help" "help dot"; do
+    # shellcheck disable=SC2086
+    run $c
+    [ "$RC" = 0 ] && grep -q "^usage: exstar" stdout.txt && [ ! -s stderr.txt ] || fail "exstar $c: exit $RC"
+  done
+  for c in sum dot gemv trsv getrf gesv gen bench; do
+    run "$c" --help
+    [ "$RC" = 0 ] && grep -q "^usage: exstar $c" stdout.txt || fail "exstar $c --help: exit $RC"
+    run "$c" --bogus --help   # --help wins over everything else
+    [ "$RC" = 0 ] || fail "exstar $c --bogus --help: exit $RC"
+  done
+  expect_error 2 "unknown subcommand 'nosuch'" help nosuch
+  run --version
+  [ "$RC" = 0 ] && grep -q "^exstar [0-9]*\.[0-9]*\.[0-9]*$" stdout.txt || fail "--version: '$OUT'"
+  echo "ok: help and version"
+}
+
+case_gemv() {
+  have gemv || skip "gemv is not available in this build"
+  mat a.mtx 2 2 1 3 2 4            # [[1 2] [3 4]]
+  vec x.mtx 1 1
+  vec y.mtx 10 20
+  run gemv a.mtx x.mtx -o o.mtx;                       [ "$RC" = 0 ] || fail "gemv: $ERR"
+  [ "$(tail -n +3 o.mtx | tr '\n' ' ')" = "3 7 " ] || fail "gemv: $(cat o.mtx)"
+  run gemv --trans a.mtx x.mtx -o o.mtx;               [ "$(tail -n +3 o.mtx | tr '\n' ' ')" = "4 6 " ] || fail "gemv --trans"
+  run gemv --alpha 2 --beta -1 a.mtx x.mtx y.mtx -o o.mtx
+  [ "$(tail -n +3 o.mtx | tr '\n' ' ')" = "-4 -6 " ] || fail "gemv alpha beta: $(cat o.mtx)"
+  # One row whose plain result is nan: 2^1000*2^100 - 2^1000*2^100 + 1 = 1 exactly.
+  mat b.mtx 1 3 0x1p1000 -0x1p1000 1
+  vec z.mtx 0x1p100 0x1p100 1
+  local mode
+  for mode in "--backend cpu" "--backend all" "--backend cpu --sched ws --ncpus 2"; do
+    # shellcheck disable=SC2086
+    run gemv $mode b.mtx z.mtx -o o.mtx
+    [ "$RC" = 0 ] && [ "$(tail -1 o.mtx)" = 1 ] || fail "gemv $mode: $RC $ERR $(cat o.mtx)"
+  done
+  run gemv --backend opencl b.mtx z.mtx -o o.mtx
+  if [ "$RC" = 0 ]; then [ "$(tail -1 o.mtx)" = 1 ] || fail "gemv --backend opencl: $(cat o.mtx)"
+  else grep -q "found no" stderr.txt || fail "gemv --backend opencl: $ERR"; fi
+  run gemv --plain b.mtx z.mtx -o o.mtx;               [ "$(tail -1 o.mtx)" = nan ] || fail "gemv --plain"
+  expect nan sum o.mtx   # the nan written reads back
+  echo "ok: gemv"
+}
+
+case_trsv() {
+  have trsv || skip "trsv is not available in this build"
+  mat t.mtx 2 2 2 1 99 1           # lower [[2 .] [1 1]]; 99 is in the unread triangle
+  vec b.mtx 2 2
+  run trsv --uplo L t.mtx b.mtx -o x.mtx;               [ "$RC" = 0 ] || fail "trsv: $ERR"
+  [ "$(tail -n +3 x.mtx | tr '\n' ' ')" = "1 1 " ] || fail "trsv: $(cat x.mtx)"
+  run trsv --uplo L --unit t.mtx b.mtx -o x.mtx;        [ "$(tail -n +3 x.mtx | tr '\n' ' ')" = "2 0 " ] || fail "trsv --unit: $(cat x.mtx)"
+  run trsv --uplo U --trans t.mtx b.mtx -o x.mtx;       [ "$RC" = 0 ] || fail "trsv U T: $ERR"
+  run trsv --uplo L --refine 2 t.mtx b.mtx -o x.mtx;    [ "$(tail -n +3 x.mtx | tr '\n' ' ')" = "1 1 " ] || fail "trsv --refine"
+  run gen triangular --n 40 --cond 1e12 --uplo L -o g.mtx
+  run gen vector --n 40 --cond 10 -o r.mtx
+  run trsv --uplo L --backend cpu g.mtx r.mtx -o x1.mtx
+  run trsv --uplo L --backend all --sched ws g.mtx r.mtx -o x2.mtx
+  cmp -s x1.mtx x2.mtx || fail "trsv: back ends disagree"
+  mat s.mtx 2 2 0 1 0 1
+  expect_error 1 "singular" trsv --uplo L s.mtx b.mtx -o y.mtx
+  [ ! -e y.mtx ] || fail "a singular trsv wrote its output"
+  expect_error 2 "missing --uplo" trsv t.mtx b.mtx -o y.mtx
+  echo "ok: trsv"
+}
+
+case "$CASE" in
+  sum_dot) case_sum_dot ;;
+  hex) case_hex ;;
+  special_values) case_special_values ;;
+  backend_cpu) case_backend cpu ;;
+  backend_opencl) case_backend opencl ;;
+  backend_cuda) case_backend cuda ;;
+  same_bits) case_same_bits ;;
+  gen) case_gen ;;
+  malformed) case_malformed ;;
+  usage) case_usage ;;
+  help) case_help ;;
+  gemv) case_gemv ;;
+  trsv) case_trsv ;;
+  *) fail "unknown case" ;;
+esac
+echo "PASS [$CASE]"

@@ -1,0 +1,32 @@
+# cmake -P script: install, then configure/build/run the consumer two ways.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${PREFIX} ${WORK})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
+
+# 1. CMake package: find_package(exstar) -> exstar::exstar
+run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/cmake -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK}/cmake)
+run(${WORK}/cmake/consumer)
+message(STATUS "find_package consumer: ${last_output}")
+if(NOT last_output MATCHES "dot = 1\n")
+  message(FATAL_ERROR "unexpected output: ${last_output}")
+endif()
+
+# 2. pkg-config: c++ consumer.cpp $(pkg-config --cflags --libs exstar)
+set(ENV{PKG_CONFIG_PATH} "${PREFIX}/lib/pkgconfig:${PREFIX}/lib64/pkgconfig:$ENV{PKG_CONFIG_PATH}")
+run(pkg-config --cflags --libs exstar)
+string(STRIP "${last_output}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(c++ -std=c++17 ${CONSUMER}/consumer.cpp -o ${WORK}/consumer-pc ${flags} -Wl,-rpath,${PREFIX}/lib)
+run(${WORK}/consumer-pc)
+message(STATUS "pkg-config consumer: ${last_output}")
+if(NOT last_output MATCHES "dot = 1\n")
+  message(FATAL_ERROR "unexpected output: ${last_output}")
+endif()
