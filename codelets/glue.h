@@ -67,4 +67,35 @@ static inline cl_mem exstar_vec_mem(void *buf) { return (cl_mem)STARPU_VECTOR_GE
 static inline int64_t exstar_vec_off(void *buf) { return (int64_t)(STARPU_VECTOR_GET_OFFSET(buf) / 8); }
 #endif
 
+/* Level 1 (laswp, invscal_h): a vector or matrix buffer seen as a column-major matrix (a vector
+ * is one column of nx rows); element (r, c) is at element offset r + c*ld of its pointer. */
+static inline int exstar_buf_is_matrix(void *buf)
+{
+  return ((struct starpu_vector_interface *)buf)->id == STARPU_MATRIX_INTERFACE_ID;
+}
+static inline int64_t exstar_buf_ld(void *buf)
+{
+  return exstar_buf_is_matrix(buf) ? (int64_t)STARPU_MATRIX_GET_LD(buf) : (int64_t)STARPU_VECTOR_GET_NX(buf);
+}
+static inline int64_t exstar_buf_rows(void *buf)
+{
+  return exstar_buf_is_matrix(buf) ? (int64_t)STARPU_MATRIX_GET_NX(buf) : (int64_t)STARPU_VECTOR_GET_NX(buf);
+}
+static inline uintptr_t exstar_buf_ptr(void *buf)
+{
+  return exstar_buf_is_matrix(buf) ? STARPU_MATRIX_GET_PTR(buf) : STARPU_VECTOR_GET_PTR(buf);
+}
+#ifdef STARPU_USE_OPENCL
+static inline cl_mem exstar_buf_mem(void *buf)
+{
+  return (cl_mem)(exstar_buf_is_matrix(buf) ? STARPU_MATRIX_GET_DEV_HANDLE(buf) : STARPU_VECTOR_GET_DEV_HANDLE(buf));
+}
+/* Offset of the buffer's data in its cl_mem, in elements of elemsize bytes. */
+static inline int64_t exstar_buf_off(void *buf, size_t elemsize)
+{
+  return (int64_t)((exstar_buf_is_matrix(buf) ? STARPU_MATRIX_GET_OFFSET(buf) : STARPU_VECTOR_GET_OFFSET(buf)) /
+                   elemsize);
+}
+#endif
+
 #endif

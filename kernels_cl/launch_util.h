@@ -62,5 +62,15 @@ inline cl_int enqueue_reduction(cl_command_queue q, cl_kernel k, cl_kernel k_nor
   return enqueue_single(q, k_norm);
 }
 
+// The elementwise kernels (level 1): grid-stride loops over `items`, so any global size is
+// correct; at most 1024 groups of 256, the group size left to the implementation.
+inline cl_int enqueue_grid_stride(cl_command_queue q, cl_kernel k, int64_t items)
+{
+  if (items <= 0) return CL_SUCCESS;
+  int64_t g = (items + 255) / 256 * 256;
+  size_t global = (size_t)(g < 256 * 1024 ? g : 256 * 1024);
+  return clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+}
+
 } // namespace exstar_cl
 #endif

@@ -76,4 +76,7 @@ private:
 };
 
 } // namespace exstar
+
+// The per-area wrappers build on exstar::check and exstar::runtime above.
+#include <exstar/level1.hpp>
 #endif
