@@ -13,14 +13,6 @@
 
 #define EXSTAR_DBL_MAX 0x1.fffffffffffffp1023
 
-/* Whether a TwoProd result p lies in the window where its error is exact and p may enter an
- * FPE (EXSTAR_PROD_MIN <= |p| < EXSTAR_FPE_TERM_MAX; as exstar_dot_step). */
-EXSTAR_FN int exstar_in_prod_window(double p)
-{
-  double ap = fabs(p);
-  return ap >= EXSTAR_PROD_MIN && ap < EXSTAR_FPE_TERM_MAX;
-}
-
 EXSTAR_FN int exstar_is_finite_nonzero(double x) { return x != 0.0 && fabs(x) <= EXSTAR_DBL_MAX; }
 
 /* Flags of the term a*b*c (IEEE rules above); *deposit when it is finite and nonzero. */
@@ -73,13 +65,9 @@ EXSTAR_FN int exstar_split_product3(double a, double b, double c, exstar_i64 d[6
  * exstar_gemv_step for those terms. */
 EXSTAR_FN double exstar_gemv_scale_x(double alpha, double x, double *t)
 {
-  double s = alpha * x;
-  double as = fabs(s);
+  double s;
+  if (exstar_two_prod_fast(alpha, x, &s, t)) return s;
   *t = 0.0;
-  if (as >= EXSTAR_PROD_MIN && as <= EXSTAR_DBL_MAX) {
-    *t = fma(alpha, x, -s);
-    return s;
-  }
   return 0.0;
 }
 

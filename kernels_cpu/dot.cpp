@@ -1,4 +1,8 @@
 // Exact dot product on the CPU: acc += Σ x_i·y_i.
+// Short expansions: with 32 lanes and products and errors in separate chains, two components
+// hold almost every partial sum; what does not fit spills to the accumulator, exactly. The
+// length changes speed only, never a result (measured: 2 is ~1.7x faster than 4 in cache).
+#define EXSTAR_FPE_N 2
 #include "kernels_cpu/kernels_cpu.h"
 #include "kernels_cpu/acc_cpu.h"
 
@@ -15,8 +19,9 @@ struct lanes {
   double err[EXSTAR_FPE_N][L] = {};  // their errors e = x*y - p: a separate chain, for ILP
 };
 
-// One batch of L terms x[i]*y[i]; returns the special flags of the batch.
-inline int dot_batch(lanes &F, const double *x, const double *y, exstar_i64 *acc)
+// One batch of L terms x[i]*y[i]; returns the special flags of the batch. Inlined so that the
+// lanes stay in registers across batches.
+__attribute__((always_inline)) inline int dot_batch(lanes &F, const double *x, const double *y, exstar_i64 *acc)
 {
   double p[L], e[L], rp[L], re[L];
   int fast[L], any_slow = 0, any_spill = 0;

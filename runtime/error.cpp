@@ -32,6 +32,7 @@ const char *exstar_status_name(int status)
   case EXSTAR_ERR_CUDA: return "CUDA error";
   case EXSTAR_ERR_NOMEM: return "out of memory";
   case EXSTAR_ERR_SINGULAR: return "singular";
+  case EXSTAR_ERR_NONFINITE: return "non-finite result";
   default: return "unknown status";
   }
 }
