@@ -79,4 +79,6 @@ private:
 
 // The per-area wrappers build on exstar::check and exstar::runtime above.
 #include <exstar/level1.hpp>
+#include <exstar/level2.hpp>
+#include <exstar/trsv.hpp>
 #endif

@@ -1,0 +1,287 @@
+// Drivers of trsv and refined trsv: blocking calls and task insertion.
+//
+// The graph of one solve, for each block row I in substitution order: gemv_acc tasks add
+// −Σ_K op(T)_IK·x_K over the solved blocks K into the block row's accumulators (α = −1, so
+// every term keeps its own IEEE zero sign, STARPU_REDUX, split into one task per worker at
+// most), then the diagonal-block task substitutes. Dependencies are StarPU's, on x as a whole.
+#include "runtime/internal.h"
+#include <cctype>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using exstar_rt::subvector_offset;
+
+constexpr int64_t kDefaultNb = 256;
+constexpr int64_t kMaxChunk = 1 << 24; // columns per gemv_acc task (its 2^26 terms bound)
+
+struct solve_geom {
+  char uplo, trans, diag; // normalized upper case
+  int64_t n;
+  starpu_data_handle_t T;
+  int64_t it, jt;
+  int64_t nb;
+  bool forward() const { return (uplo == 'L') != (trans == 'T'); }
+};
+
+char upper(char c) { return (char)std::toupper((unsigned char)c); }
+
+// Checks and normalizes the three option characters.
+int check_options(const char *who, char uplo, char trans, char diag, solve_geom *g)
+{
+  g->uplo = upper(uplo);
+  g->trans = upper(trans) == 'C' ? 'T' : upper(trans);
+  g->diag = upper(diag);
+  if (g->uplo != 'L' && g->uplo != 'U') return exstar_set_error(EXSTAR_ERR_ARG, "%s: uplo = '%c'", who, uplo);
+  if (g->trans != 'N' && g->trans != 'T') return exstar_set_error(EXSTAR_ERR_ARG, "%s: trans = '%c'", who, trans);
+  if (g->diag != 'N' && g->diag != 'U') return exstar_set_error(EXSTAR_ERR_ARG, "%s: diag = '%c'", who, diag);
+  return EXSTAR_SUCCESS;
+}
+
+int check_vector_handle(const char *who, starpu_data_handle_t h, int64_t n, int64_t off, int64_t inc)
+{
+  if (!h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle x is NULL", who);
+  if (off < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: offx < 0", who);
+  if (int s = exstar_rt::check_vector(who, "x", n, h, inc)) return s;
+  int64_t nx = (int64_t)starpu_vector_get_nx(h);
+  if (off + exstar_rt::vector_span(n, inc) > nx)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: x needs %lld elements from offset %lld, the handle has %lld", who,
+                            (long long)exstar_rt::vector_span(n, inc), (long long)off, (long long)nx);
+  return EXSTAR_SUCCESS;
+}
+
+int check_insert(const char *who, char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it,
+                 int64_t jt, starpu_data_handle_t x, int64_t offx, int64_t incx, solve_geom *g)
+{
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (int s = check_options(who, uplo, trans, diag, g)) return s;
+  if (n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n = %lld < 0", who, (long long)n);
+  if (!T) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle T is NULL", who);
+  if (it < 0 || jt < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: it or jt < 0", who);
+  int64_t rows = (int64_t)starpu_matrix_get_nx(T), cols = (int64_t)starpu_matrix_get_ny(T);
+  if (it + n > rows || jt + n > cols)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: T(%lld:%lld, %lld:%lld) is outside the %lld x %lld handle", who,
+                            (long long)it, (long long)(it + n), (long long)jt, (long long)(jt + n), (long long)rows,
+                            (long long)cols);
+  g->n = n;
+  g->T = T;
+  g->it = it;
+  g->jt = jt;
+  return check_vector_handle(who, x, n, offx, incx);
+}
+
+// Block I: rows [I0, I0 + len); the other blocks of its row in the triangle: columns [c0, c1).
+struct block_row {
+  int64_t I0, len, c0, c1;
+};
+block_row block_of(const solve_geom &g, int64_t I)
+{
+  block_row b;
+  b.I0 = I * g.nb;
+  b.len = g.n - b.I0 < g.nb ? g.n - b.I0 : g.nb;
+  b.c0 = g.forward() ? 0 : b.I0 + b.len;
+  b.c1 = g.forward() ? b.I0 : g.n;
+  return b;
+}
+
+// accs (REDUX) += −Σ_{c0<=j<c1} op(T)_ij·x_j for the rows of b, in at most one task per worker.
+int insert_offblock(const char *who, const solve_geom &g, const block_row &b, starpu_data_handle_t x, int64_t offx,
+                    int64_t incx, starpu_data_handle_t accs)
+{
+  const int64_t width = b.c1 - b.c0;
+  if (width <= 0) return EXSTAR_SUCCESS;
+  int64_t nchunks = exstar_rt::default_nparts();
+  int64_t blocks = (width + g.nb - 1) / g.nb;
+  if (nchunks > blocks) nchunks = blocks;
+  if (nchunks < (width + kMaxChunk - 1) / kMaxChunk) nchunks = (width + kMaxChunk - 1) / kMaxChunk;
+  for (int64_t k = 0; k < nchunks; ++k) {
+    const int64_t j0 = b.c0 + width * k / nchunks, w = b.c0 + width * (k + 1) / nchunks - j0;
+    exstar_gemv_acc_args a;
+    std::memset(&a, 0, sizeof a);
+    a.trans = g.trans;
+    a.alpha = -1.0;
+    if (g.trans == 'N') {
+      a.m = b.len, a.n = w, a.ia = g.it + b.I0, a.ja = g.jt + j0;
+    } else {
+      a.m = w, a.n = b.len, a.ia = g.it + j0, a.ja = g.jt + b.I0;
+    }
+    a.offx = subvector_offset(g.n, offx, incx, j0, w);
+    a.incx = incx;
+    a.offacc = 0;
+    int ret = starpu_task_insert(&exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, x, STARPU_REDUX, accs, STARPU_VALUE,
+                                 &a, sizeof a, STARPU_NAME, "exstar_trsv_gemv_acc", 0);
+    if (ret != 0) return exstar_rt::submit_status(ret, who);
+  }
+  return EXSTAR_SUCCESS;
+}
+
+exstar_trsv_block_args block_args(const solve_geom &g, const block_row &b)
+{
+  exstar_trsv_block_args a;
+  std::memset(&a, 0, sizeof a);
+  a.uplo = g.uplo, a.trans = g.trans, a.diag = g.diag;
+  a.nb = b.len;
+  a.it = g.it + b.I0;
+  a.jt = g.jt + b.I0;
+  return a;
+}
+
+// The solve's graph on x (holding b).
+int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
+{
+  const int64_t nblk = (g.n + g.nb - 1) / g.nb;
+  for (int64_t step = 0; step < nblk; ++step) {
+    const block_row b = block_of(g, g.forward() ? step : nblk - 1 - step);
+    starpu_data_handle_t accs;
+    if (int s = exstar_accs_register(&accs, b.len)) return s;
+    int s = insert_offblock(who, g, b, x, offx, incx, accs);
+    if (s == EXSTAR_SUCCESS) {
+      exstar_trsv_block_args a = block_args(g, b);
+      a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
+      a.incx = incx;
+      int ret = starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_RW, x, STARPU_VALUE,
+                                   &a, sizeof a, STARPU_NAME, "exstar_trsv_diag", 0);
+      s = exstar_rt::submit_status(ret, who);
+    }
+    starpu_data_unregister_submit(accs);
+    if (s) return s;
+  }
+  return EXSTAR_SUCCESS;
+}
+
+// r := RN(b − op(T)·x) over the triangle, block row by block row (independent rows).
+int insert_residual(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx,
+                    starpu_data_handle_t bh, starpu_data_handle_t r)
+{
+  const int64_t nblk = (g.n + g.nb - 1) / g.nb;
+  for (int64_t I = 0; I < nblk; ++I) {
+    const block_row b = block_of(g, I);
+    starpu_data_handle_t accs;
+    if (int s = exstar_accs_register(&accs, b.len)) return s;
+    int s = insert_offblock(who, g, b, x, offx, incx, accs);
+    if (s == EXSTAR_SUCCESS) {
+      exstar_trsv_block_args a = block_args(g, b);
+      a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
+      a.incx = incx;
+      a.offb = a.offr = b.I0; // the workspaces are contiguous
+      a.incb = a.incr = 1;
+      int ret = starpu_task_insert(&exstar_trsv_resid_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_R, x, STARPU_R, bh,
+                                   STARPU_RW, r, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_trsv_resid", 0);
+      s = exstar_rt::submit_status(ret, who);
+    }
+    starpu_data_unregister_submit(accs);
+    if (s) return s;
+  }
+  return EXSTAR_SUCCESS;
+}
+
+// dst := RN(dst + src) (add) or dst := src (a W access: it initializes a workspace).
+int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src, int64_t offs, int64_t incs,
+                  starpu_data_handle_t dst, int64_t offd, int64_t incd)
+{
+  exstar_trsv_update_args a;
+  std::memset(&a, 0, sizeof a);
+  a.n = n, a.add = add, a.offd = offs, a.incd = incs, a.offx = offd, a.incx = incd;
+  int ret = add ? starpu_task_insert(&exstar_trsv_update_cl, STARPU_R, src, STARPU_RW, dst, STARPU_VALUE, &a,
+                                     sizeof a, STARPU_NAME, "exstar_trsv_update", 0)
+                : starpu_task_insert(&exstar_trsv_copy_cl, STARPU_R, src, STARPU_W, dst, STARPU_VALUE, &a, sizeof a,
+                                     STARPU_NAME, "exstar_trsv_copy", 0);
+  return exstar_rt::submit_status(ret, who);
+}
+
+int insert_refined(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx,
+                   int steps)
+{
+  if (steps == 0) return insert_solve(who, g, x, offx, incx);
+  // Workspaces b (the entry value of x) and r/d, contiguous, allocated by StarPU where used.
+  starpu_data_handle_t bh, r;
+  starpu_vector_data_register(&bh, -1, 0, (uint32_t)g.n, sizeof(double));
+  starpu_vector_data_register(&r, -1, 0, (uint32_t)g.n, sizeof(double));
+  int s = insert_update(who, g.n, 0, x, offx, incx, bh, 0, 1);
+  if (s == EXSTAR_SUCCESS) s = insert_update(who, g.n, 0, bh, 0, 1, r, 0, 1); // r's blocks are then RW
+  if (s == EXSTAR_SUCCESS) s = insert_solve(who, g, x, offx, incx);
+  for (int k = 0; k < steps && s == EXSTAR_SUCCESS; ++k) {
+    s = insert_residual(who, g, x, offx, incx, bh, r);
+    if (s == EXSTAR_SUCCESS) s = insert_solve(who, g, r, 0, 1);
+    if (s == EXSTAR_SUCCESS) s = insert_update(who, g.n, 1, r, 0, 1, x, offx, incx);
+  }
+  starpu_data_unregister_submit(bh);
+  starpu_data_unregister_submit(r);
+  return s;
+}
+
+// The blocking form: argument and diagonal checks, registration, the graph, wait.
+int blocking(const char *who, char uplo, char trans, char diag, int64_t n, const double *T, int64_t ldt, double *x,
+             int64_t incx, int steps, int64_t *info)
+{
+  exstar_rt::clear_error();
+  if (int s = exstar_rt::require_init(who)) return s;
+  solve_geom g;
+  if (int s = check_options(who, uplo, trans, diag, &g)) return s;
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  *info = 0;
+  if (int s = exstar_rt::check_vector(who, "x", n, x, incx)) return s;
+  if (ldt < (n > 1 ? n : 1)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ldt = %lld < max(1, n)", who, (long long)ldt);
+  if (n > 0 && !T) return exstar_set_error(EXSTAR_ERR_ARG, "%s: T is NULL", who);
+  if (steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: steps = %d < 0", who, steps);
+  if ((uint64_t)exstar_rt::vector_span(n, incx) > UINT32_MAX || (uint64_t)ldt * (uint64_t)n > (uint64_t)UINT32_MAX * 8)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: too large for StarPU's 32-bit sizes", who);
+  if (g.diag == 'N')
+    for (int64_t i = 0; i < n; ++i)
+      if (T[i + i * ldt] == 0.0) {
+        *info = i + 1;
+        return exstar_set_error(EXSTAR_ERR_SINGULAR, "%s: T(%lld,%lld) is zero (info = %lld)", who, (long long)i,
+                                (long long)i, (long long)(i + 1));
+      }
+  if (n == 0) return EXSTAR_SUCCESS;
+  starpu_data_handle_t hT, hx;
+  starpu_matrix_data_register(&hT, STARPU_MAIN_RAM, (uintptr_t)T, (uint32_t)ldt, (uint32_t)n, (uint32_t)n,
+                              sizeof(double));
+  starpu_vector_data_register(&hx, STARPU_MAIN_RAM, (uintptr_t)x, (uint32_t)exstar_rt::vector_span(n, incx),
+                              sizeof(double));
+  g.n = n, g.T = hT, g.it = 0, g.jt = 0, g.nb = n < kDefaultNb ? n : kDefaultNb;
+  int s = insert_refined(who, g, hx, 0, incx, steps);
+  starpu_data_unregister(hx);
+  starpu_data_unregister(hT);
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+  return s;
+}
+
+int insert_common(const char *who, char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it,
+                  int64_t jt, starpu_data_handle_t x, int64_t offx, int64_t incx, int steps, int64_t nb)
+{
+  solve_geom g;
+  if (int s = check_insert(who, uplo, trans, diag, n, T, it, jt, x, offx, incx, &g)) return s;
+  if (steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: steps = %d < 0", who, steps);
+  if (n == 0) return EXSTAR_SUCCESS;
+  g.nb = nb <= 0 ? kDefaultNb : nb;
+  if (g.nb > n) g.nb = n;
+  return insert_refined(who, g, x, offx, incx, steps);
+}
+
+} // namespace
+
+int exstar_dtrsv(char uplo, char trans, char diag, int64_t n, const double *T, int64_t ldt, double *x, int64_t incx,
+                 int64_t *info)
+{
+  return blocking("exstar_dtrsv", uplo, trans, diag, n, T, ldt, x, incx, 0, info);
+}
+
+int exstar_dtrsv_refined(char uplo, char trans, char diag, int64_t n, const double *T, int64_t ldt, double *x,
+                         int64_t incx, int steps, int64_t *info)
+{
+  return blocking("exstar_dtrsv_refined", uplo, trans, diag, n, T, ldt, x, incx, steps, info);
+}
+
+int exstar_dtrsv_insert(char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it, int64_t jt,
+                        starpu_data_handle_t x, int64_t offx, int64_t incx, int64_t nb)
+{
+  return insert_common("exstar_dtrsv_insert", uplo, trans, diag, n, T, it, jt, x, offx, incx, 0, nb);
+}
+
+int exstar_dtrsv_refined_insert(char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it,
+                                int64_t jt, starpu_data_handle_t x, int64_t offx, int64_t incx, int steps, int64_t nb)
+{
+  return insert_common("exstar_dtrsv_refined_insert", uplo, trans, diag, n, T, it, jt, x, offx, incx, steps, nb);
+}
