@@ -81,4 +81,5 @@ private:
 #include <exstar/level1.hpp>
 #include <exstar/level2.hpp>
 #include <exstar/trsv.hpp>
+#include <exstar/lapack.hpp>
 #endif

@@ -1,0 +1,493 @@
+// Driver of the exact LU (and of its plain-double baseline): the per-column task graph on ONE
+// matrix handle, the blocking, batch and solve calls. The graph and the definition are in
+// include/exstar/lapack.h; dependencies are StarPU data dependencies only.
+#include "runtime/internal.h"
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kDefaultTrsvNb = 256; // rows of a diagonal block of the column's trsv
+constexpr int64_t kMinGemvRows = 32;    // rows of a gemv task at least (default split)
+constexpr int64_t kMaxTerms = (int64_t)1 << 24; // terms per accumulator per task (kernels' 2^26)
+
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// One factorization's graph: the matrix, its pivots, the block sizes, two accumulator arrays
+// (m each) used by columns in turn (a zero task starts each column: memory stays 2·m
+// accumulators whatever n).
+struct lu_graph {
+  const char *who;
+  int64_t m, n;
+  starpu_data_handle_t A, ipiv;
+  int64_t trsv_nb, gemv_rows;
+  starpu_data_handle_t accs[2];
+};
+
+exstar_lu_args column_args(const lu_graph &g, int64_t j)
+{
+  exstar_lu_args a;
+  std::memset(&a, 0, sizeof a);
+  a.m = g.m;
+  a.j = j;
+  return a;
+}
+
+int submitted(int ret, const lu_graph &g) { return exstar_rt::submit_status(ret, g.who); }
+
+// Tasks on A alone (invscal, plain column update).
+int insert_a(const lu_graph &g, starpu_codelet *cl, const exstar_lu_args &a, const char *name)
+{
+  return submitted(starpu_task_insert(cl, STARPU_RW, g.A, STARPU_VALUE, &a, sizeof a, STARPU_NAME, name, 0), g);
+}
+
+// Tasks on A and ipiv (swap: R ipiv, pivot: RW ipiv).
+int insert_a_ipiv(const lu_graph &g, starpu_codelet *cl, enum starpu_data_access_mode ipiv_mode,
+                  const exstar_lu_args &a, const char *name)
+{
+  return submitted(starpu_task_insert(cl, STARPU_RW, g.A, ipiv_mode, g.ipiv, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
+                                      name, 0),
+                   g);
+}
+
+// accs (REDUX) += −Σ_{k<kend} l(r,k)·u(k,j) for rows [r0, r0+rlen), in tasks of at most
+// gemv_rows rows and kMaxTerms terms (the dot codelet for the one row j).
+int insert_updates(const lu_graph &g, starpu_data_handle_t accs, int64_t j, int64_t r0, int64_t rlen, int64_t kend,
+                   starpu_codelet *cl, const char *name)
+{
+  for (int64_t k0 = 0; k0 < kend; k0 += kMaxTerms)
+    for (int64_t r = r0; r < r0 + rlen; r += g.gemv_rows) {
+      exstar_lu_args a = column_args(g, j);
+      a.r0 = r;
+      a.rlen = min64(g.gemv_rows, r0 + rlen - r);
+      a.k0 = k0;
+      a.klen = min64(kMaxTerms, kend - k0);
+      int ret = starpu_task_insert(cl, STARPU_R, g.A, STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
+                                   name, 0);
+      if (ret != 0) return submitted(ret, g);
+    }
+  return EXSTAR_SUCCESS;
+}
+
+// u(0..utop-1, j) := L⁻¹ a(0..utop-1, j), by diagonal blocks of trsv_nb rows.
+int insert_trsv(const lu_graph &g, starpu_data_handle_t accs, int64_t j, int64_t utop)
+{
+  for (int64_t r0 = 0; r0 < utop; r0 += g.trsv_nb) {
+    const int64_t rlen = min64(g.trsv_nb, utop - r0);
+    if (int s = insert_updates(g, accs, j, r0, rlen, r0, &exstar_lu_gemv_cl, "exstar_lu_gemv")) return s;
+    exstar_lu_args a = column_args(g, j);
+    a.r0 = r0;
+    a.rlen = rlen;
+    int ret = starpu_task_insert(&exstar_lu_trsv_cl, STARPU_RW, g.A, STARPU_R, accs, STARPU_VALUE, &a, sizeof a,
+                                 STARPU_NAME, "exstar_lu_trsv", 0);
+    if (ret != 0) return submitted(ret, g);
+  }
+  return EXSTAR_SUCCESS;
+}
+
+// The earlier interchanges on column j (the first step of every column but the first).
+int insert_swap(const lu_graph &g, int64_t j)
+{
+  const int64_t npiv = min64(j, g.m);
+  if (npiv == 0) return EXSTAR_SUCCESS;
+  exstar_lu_args a = column_args(g, j);
+  a.npiv = npiv;
+  return insert_a_ipiv(g, &exstar_lu_swap_cl, STARPU_R, a, "exstar_lu_swap");
+}
+
+// Pivot and scaling of column j < m.
+int insert_pivot_scale(const lu_graph &g, int64_t j)
+{
+  exstar_lu_args a = column_args(g, j);
+  a.rlen = g.m - j;
+  if (int s = insert_a_ipiv(g, &exstar_lu_pivot_cl, STARPU_RW, a, "exstar_lu_pivot")) return s;
+  if (g.m - j - 1 == 0) return EXSTAR_SUCCESS;
+  return insert_a(g, &exstar_lu_invscal_cl, a, "exstar_lu_invscal");
+}
+
+// The exact column j: swap, trsv, dot + gemv, finish, pivot, invscal.
+int insert_column(const lu_graph &g, int64_t j)
+{
+  starpu_data_handle_t accs = g.accs[j % 2];
+  const int64_t utop = min64(j, g.m);
+  if (int s = insert_swap(g, j)) return s;
+  if (j > 0) {
+    int ret = starpu_task_insert(&exstar_acc_init_cl, STARPU_W, accs, STARPU_NAME, "exstar_lu_acc_zero", 0);
+    if (ret != 0) return submitted(ret, g);
+  }
+  if (int s = insert_trsv(g, accs, j, utop)) return s;
+  if (j >= g.m) return EXSTAR_SUCCESS;
+  if (j > 0) { // v(i) for i >= j; for j == 0, v is a(., 0) itself
+    if (int s = insert_updates(g, accs, j, j, 1, j, &exstar_lu_dot_cl, "exstar_lu_dot")) return s;
+    if (int s = insert_updates(g, accs, j, j + 1, g.m - j - 1, j, &exstar_lu_gemv_cl, "exstar_lu_gemv")) return s;
+    exstar_lu_args a = column_args(g, j);
+    a.r0 = j;
+    a.rlen = g.m - j;
+    int ret = starpu_task_insert(&exstar_lu_finish_cl, STARPU_R, accs, STARPU_RW, g.A, STARPU_VALUE, &a, sizeof a,
+                                 STARPU_NAME, "exstar_lu_finish", 0);
+    if (ret != 0) return submitted(ret, g);
+  }
+  return insert_pivot_scale(g, j);
+}
+
+// The plain column j: swap, one plain update task, pivot, invscal.
+int insert_plain_column(const lu_graph &g, int64_t j)
+{
+  if (int s = insert_swap(g, j)) return s;
+  if (j > 0) {
+    exstar_lu_args a = column_args(g, j);
+    a.rlen = g.m;
+    a.klen = j;
+    if (int s = insert_a(g, &exstar_lu_plain_cl, a, "exstar_lu_plain")) return s;
+  }
+  return j < g.m ? insert_pivot_scale(g, j) : EXSTAR_SUCCESS;
+}
+
+int check_handles(const char *who, int64_t m, int64_t n, starpu_data_handle_t hA, starpu_data_handle_t hipiv,
+                  int64_t nb)
+{
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (m < 0 || n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: m or n < 0", who);
+  if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
+  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
+  if (!hA || !hipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle A or ipiv is NULL", who);
+  if (starpu_data_get_interface_id(hA) != STARPU_MATRIX_INTERFACE_ID ||
+      starpu_matrix_get_elemsize(hA) != sizeof(double))
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is not a matrix handle of doubles", who);
+  if ((int64_t)starpu_matrix_get_nx(hA) < m || (int64_t)starpu_matrix_get_ny(hA) < n)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: the %lld x %lld matrix exceeds the handle A", who, (long long)m,
+                            (long long)n);
+  if (starpu_data_get_interface_id(hipiv) != STARPU_VECTOR_INTERFACE_ID ||
+      starpu_vector_get_elemsize(hipiv) != sizeof(int32_t) ||
+      (int64_t)starpu_vector_get_nx(hipiv) < min64(m, n))
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is not a vector handle of >= min(m,n) int32", who);
+  return EXSTAR_SUCCESS;
+}
+
+// The whole graph of one factorization (exact or plain).
+int insert_lu(const char *who, int64_t m, int64_t n, starpu_data_handle_t hA, starpu_data_handle_t hipiv, int64_t nb,
+              bool plain)
+{
+  if (int s = check_handles(who, m, n, hA, hipiv, nb)) return s;
+  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
+  lu_graph g{who, m, n, hA, hipiv, 0, 0, {nullptr, nullptr}};
+  g.trsv_nb = nb > 0 ? nb : kDefaultTrsvNb;
+  const int64_t split = (m + exstar_rt::default_nparts() - 1) / exstar_rt::default_nparts();
+  g.gemv_rows = nb > 0 ? nb : (split > kMinGemvRows ? split : kMinGemvRows);
+  int s = EXSTAR_SUCCESS;
+  if (!plain)
+    for (int k = 0; k < 2 && s == EXSTAR_SUCCESS; ++k) s = exstar_accs_register(&g.accs[k], m);
+  for (int64_t j = 0; j < n && s == EXSTAR_SUCCESS; ++j) s = plain ? insert_plain_column(g, j) : insert_column(g, j);
+  for (starpu_data_handle_t h : g.accs)
+    if (h) starpu_data_unregister_submit(h);
+  return s;
+}
+
+// ---- blocking calls --------------------------------------------------------------------------
+
+int check_matrix(const char *who, int64_t m, int64_t n, const void *A, int64_t lda)
+{
+  if (m < 0 || n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: m = %lld or n = %lld < 0", who, (long long)m,
+                                              (long long)n);
+  if (lda < (m > 1 ? m : 1)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: lda = %lld < max(1, m)", who, (long long)lda);
+  if (m > 0 && n > 0 && !A) return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is NULL", who);
+  if ((uint64_t)lda > UINT32_MAX || (uint64_t)n > UINT32_MAX)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: dimensions beyond 2^32 are not supported", who);
+  return EXSTAR_SUCCESS;
+}
+
+int check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, const int32_t *ipiv,
+                const int64_t *info)
+{
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (int s = check_matrix(who, m, n, A, lda)) return s;
+  if (m > 0 && n > 0 && !ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
+  return EXSTAR_SUCCESS;
+}
+
+struct registered {
+  starpu_data_handle_t A = nullptr, ipiv = nullptr;
+};
+
+registered register_lu(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv)
+{
+  registered r;
+  if (m == 0 || n == 0) return r;
+  starpu_matrix_data_register(&r.A, STARPU_MAIN_RAM, (uintptr_t)A, (uint32_t)lda, (uint32_t)m, (uint32_t)n,
+                              sizeof(double));
+  starpu_vector_data_register(&r.ipiv, STARPU_MAIN_RAM, (uintptr_t)ipiv, (uint32_t)min64(m, n), sizeof(int32_t));
+  return r;
+}
+
+void unregister(registered &r)
+{
+  if (r.ipiv) starpu_data_unregister(r.ipiv);
+  if (r.A) starpu_data_unregister(r.A);
+  r = registered{};
+}
+
+// The status of finished factors: info from U's diagonal, then non-finite entries.
+int factor_status(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, int64_t *info)
+{
+  *info = 0;
+  for (int64_t j = 0; j < min64(m, n) && *info == 0; ++j)
+    if (A[j + j * lda] == 0.0) *info = j + 1;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      if (!std::isfinite(A[i + j * lda]))
+        return exstar_set_error(EXSTAR_ERR_NONFINITE, "%s: the factors hold NaN or inf (a(%lld,%lld); info = %lld)",
+                                who, (long long)i, (long long)j, (long long)*info);
+  if (*info > 0)
+    return exstar_set_error(EXSTAR_ERR_SINGULAR, "%s: u(%lld,%lld) is zero (info = %lld)", who,
+                            (long long)(*info - 1), (long long)(*info - 1), (long long)*info);
+  return EXSTAR_SUCCESS;
+}
+
+int getrf_blocking(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info,
+                   bool plain)
+{
+  exstar_rt::clear_error();
+  if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
+  *info = 0;
+  registered r = register_lu(m, n, A, lda, ipiv);
+  int s = insert_lu(who, m, n, r.A, r.ipiv, 0, plain);
+  unregister(r);
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+  return s == EXSTAR_SUCCESS ? factor_status(who, m, n, A, lda, info) : s;
+}
+
+int severity(int s) { return s == EXSTAR_ERR_NONFINITE ? 2 : s == EXSTAR_ERR_SINGULAR ? 1 : 0; }
+
+int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A, int64_t lda, int32_t **ipiv,
+                int64_t *info, bool plain)
+{
+  exstar_rt::clear_error();
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (count < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: count < 0", who);
+  if (count > 0 && (!A || !ipiv || !info)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: A, ipiv or info is NULL", who);
+  for (int64_t b = 0; b < count; ++b)
+    if (int s = check_getrf(who, m, n, A[b], lda, ipiv[b], &info[b])) return s;
+  // Every graph first, then the waits: the matrices' tasks interleave on all workers.
+  std::vector<registered> regs((size_t)count);
+  int s = EXSTAR_SUCCESS;
+  for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
+    regs[b] = register_lu(m, n, A[b], lda, ipiv[b]);
+    s = insert_lu(who, m, n, regs[b].A, regs[b].ipiv, 0, plain);
+  }
+  for (registered &r : regs) unregister(r);
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+  if (s != EXSTAR_SUCCESS) return s;
+  int worst = EXSTAR_SUCCESS;
+  for (int64_t b = 0; b < count; ++b) {
+    int sb = factor_status(who, m, n, A[b], lda, &info[b]);
+    if (severity(sb) > severity(worst)) worst = sb;
+  }
+  if (worst == EXSTAR_SUCCESS) exstar_rt::clear_error();
+  return worst;
+}
+
+// ---- solves ----------------------------------------------------------------------------------
+
+// x := op(A)⁻¹ x for one column x (a vector handle of n doubles) with the exact trsv.
+int insert_getrs_column(char trans, int64_t n, starpu_data_handle_t hLU, starpu_data_handle_t hp,
+                        starpu_data_handle_t x)
+{
+  int s;
+  if (trans == 'N') {
+    if ((s = exstar_dlaswp_insert_h(1, x, 0, 1, n, hp, 0, 1))) return s;
+    if ((s = exstar_dtrsv_insert('L', 'N', 'U', n, hLU, 0, 0, x, 0, 1, 0))) return s;
+    return exstar_dtrsv_insert('U', 'N', 'N', n, hLU, 0, 0, x, 0, 1, 0);
+  }
+  if ((s = exstar_dtrsv_insert('U', 'T', 'N', n, hLU, 0, 0, x, 0, 1, 0))) return s;
+  if ((s = exstar_dtrsv_insert('L', 'T', 'U', n, hLU, 0, 0, x, 0, 1, 0))) return s;
+  return exstar_dlaswp_insert_h(1, x, 0, 1, n, hp, 0, -1);
+}
+
+// r := b (a W access of the workspace r), with the public copy codelet of trsv.
+int insert_copy(int64_t n, starpu_data_handle_t b, starpu_data_handle_t r)
+{
+  exstar_trsv_update_args a;
+  std::memset(&a, 0, sizeof a);
+  a.n = n, a.add = 0, a.incd = 1, a.incx = 1;
+  int ret = starpu_task_insert(&exstar_trsv_copy_cl, STARPU_R, b, STARPU_W, r, STARPU_VALUE, &a, sizeof a,
+                               STARPU_NAME, "exstar_gesv_copy", 0);
+  return exstar_rt::submit_status(ret, "exstar_dgesv");
+}
+
+// One column of gesv: solve, then `steps` refinement steps against hA0 (A's entry value).
+int insert_refined_column(int64_t n, starpu_data_handle_t hLU, starpu_data_handle_t hp, starpu_data_handle_t hA0,
+                          starpu_data_handle_t x, starpu_data_handle_t b, starpu_data_handle_t r, int steps)
+{
+  int s = insert_getrs_column('N', n, hLU, hp, x);
+  for (int k = 0; k < steps && s == EXSTAR_SUCCESS; ++k) {
+    if ((s = insert_copy(n, b, r))) break;
+    if ((s = exstar_dgemv_insert('N', n, n, -1.0, hA0, 0, 0, x, 0, 1, 1.0, r, 0, 1, 0, 0))) break;
+    if ((s = insert_getrs_column('N', n, hLU, hp, r))) break;
+    s = exstar_daxpy_insert(n, 1.0, r, 0, 1, x, 0, 1);
+  }
+  return s;
+}
+
+int check_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv,
+                const double *B, int64_t ldb)
+{
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (nrhs < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nrhs < 0", who);
+  if (int s = check_matrix(who, n, n, LU, lda)) return s;
+  if (int s = check_matrix(who, n, nrhs, B, ldb)) return s;
+  if (n > 0 && !ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
+  return EXSTAR_SUCCESS;
+}
+
+// The exact solves of the nrhs columns of B (refined when A0 is given), all submitted first.
+int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const double *LU, int64_t lda,
+                  const int32_t *ipiv, double *B, int64_t ldb, const double *A0, int steps)
+{
+  if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
+  starpu_data_handle_t hLU, hp, hA0 = nullptr;
+  starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
+                              sizeof(double));
+  starpu_vector_data_register(&hp, STARPU_MAIN_RAM, (uintptr_t)ipiv, (uint32_t)n, sizeof(int32_t));
+  if (A0)
+    starpu_matrix_data_register(&hA0, STARPU_MAIN_RAM, (uintptr_t)A0, (uint32_t)n, (uint32_t)n, (uint32_t)n,
+                                sizeof(double));
+  std::vector<double> bcopy(A0 ? (size_t)(n * nrhs) : 0);
+  std::vector<starpu_data_handle_t> hx((size_t)nrhs, nullptr), hb((size_t)nrhs, nullptr), hr((size_t)nrhs, nullptr);
+  int s = EXSTAR_SUCCESS;
+  for (int64_t c = 0; c < nrhs && s == EXSTAR_SUCCESS; ++c) {
+    hx[c] = exstar_rt::register_vector(B + c * ldb, n);
+    if (!A0) {
+      s = insert_getrs_column(trans, n, hLU, hp, hx[c]);
+      continue;
+    }
+    std::memcpy(&bcopy[(size_t)(c * n)], B + c * ldb, (size_t)n * sizeof(double));
+    hb[c] = exstar_rt::register_vector(&bcopy[(size_t)(c * n)], n);
+    starpu_vector_data_register(&hr[c], -1, 0, (uint32_t)n, sizeof(double));
+    s = insert_refined_column(n, hLU, hp, hA0, hx[c], hb[c], hr[c], steps);
+  }
+  for (int64_t c = 0; c < nrhs; ++c) {
+    if (hr[c]) starpu_data_unregister_submit(hr[c]);
+    if (hb[c]) starpu_data_unregister(hb[c]);
+    if (hx[c]) starpu_data_unregister(hx[c]);
+  }
+  if (hA0) starpu_data_unregister(hA0);
+  starpu_data_unregister(hp);
+  starpu_data_unregister(hLU);
+  (void)who;
+  return s == EXSTAR_SUCCESS ? exstar_rt::take_codelet_error() : s;
+}
+
+char normalize_trans(char t)
+{
+  return (t == 'N' || t == 'n') ? 'N' : (t == 'T' || t == 't' || t == 'C' || t == 'c') ? 'T' : 0;
+}
+
+} // namespace
+
+int exstar_dgetrf_insert(int64_t m, int64_t n, starpu_data_handle_t hA, starpu_data_handle_t hipiv, int64_t nb)
+{
+  return insert_lu("exstar_dgetrf_insert", m, n, hA, hipiv, nb, false);
+}
+
+int exstar_dgetrf_plain_insert(int64_t m, int64_t n, starpu_data_handle_t hA, starpu_data_handle_t hipiv)
+{
+  return insert_lu("exstar_dgetrf_plain_insert", m, n, hA, hipiv, 0, true);
+}
+
+int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  return getrf_blocking("exstar_dgetrf", m, n, A, lda, ipiv, info, false);
+}
+
+int exstar_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  return getrf_blocking("exstar_dgetrf_plain", m, n, A, lda, ipiv, info, true);
+}
+
+int exstar_dgetrf_batch(int64_t count, int64_t m, int64_t n, double **A, int64_t lda, int32_t **ipiv, int64_t *info)
+{
+  return getrf_batch("exstar_dgetrf_batch", count, m, n, A, lda, ipiv, info, false);
+}
+
+int exstar_dgetrf_plain_batch(int64_t count, int64_t m, int64_t n, double **A, int64_t lda, int32_t **ipiv,
+                              int64_t *info)
+{
+  return getrf_batch("exstar_dgetrf_plain_batch", count, m, n, A, lda, ipiv, info, true);
+}
+
+int exstar_dgetrs(char trans, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+                  int64_t ldb)
+{
+  const char *who = "exstar_dgetrs";
+  exstar_rt::clear_error();
+  const char t = normalize_trans(trans);
+  if (!t) return exstar_set_error(EXSTAR_ERR_ARG, "%s: trans = '%c'", who, trans);
+  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb)) return s;
+  return solve_columns(who, t, n, nrhs, LU, lda, ipiv, B, ldb, nullptr, 0);
+}
+
+int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
+                 int refine_steps, int64_t *info)
+{
+  const char *who = "exstar_dgesv";
+  exstar_rt::clear_error();
+  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb)) return s;
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (refine_steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: refine_steps < 0", who);
+  std::vector<double> A0;
+  if (refine_steps > 0 && nrhs > 0)
+    for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
+  int s = getrf_blocking(who, n, n, A, lda, ipiv, info, false);
+  if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
+  char msg[512];
+  std::snprintf(msg, sizeof msg, "%s", exstar_last_error());
+  int t = solve_columns(who, 'N', n, nrhs, A, lda, ipiv, B, ldb, A0.empty() ? nullptr : A0.data(), refine_steps);
+  if (t != EXSTAR_SUCCESS) return t;
+  return s == EXSTAR_SUCCESS ? s : exstar_set_error(s, "%s", msg);
+}
+
+int exstar_dgetrs_plain(int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+                        int64_t ldb)
+{
+  const char *who = "exstar_dgetrs_plain";
+  exstar_rt::clear_error();
+  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb)) return s;
+  if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
+  starpu_data_handle_t hLU, hp, hB;
+  starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
+                              sizeof(double));
+  starpu_vector_data_register(&hp, STARPU_MAIN_RAM, (uintptr_t)ipiv, (uint32_t)n, sizeof(int32_t));
+  starpu_matrix_data_register(&hB, STARPU_MAIN_RAM, (uintptr_t)B, (uint32_t)ldb, (uint32_t)n, (uint32_t)nrhs,
+                              sizeof(double));
+  exstar_lu_args a;
+  std::memset(&a, 0, sizeof a);
+  a.m = n;
+  a.rlen = n;
+  a.klen = nrhs;
+  int ret = starpu_task_insert(&exstar_lu_plain_getrs_cl, STARPU_R, hLU, STARPU_R, hp, STARPU_RW, hB, STARPU_VALUE,
+                               &a, sizeof a, STARPU_NAME, "exstar_lu_plain_getrs", 0);
+  starpu_data_unregister(hB);
+  starpu_data_unregister(hp);
+  starpu_data_unregister(hLU);
+  int s = exstar_rt::submit_status(ret, who);
+  return s == EXSTAR_SUCCESS ? exstar_rt::take_codelet_error() : s;
+}
+
+int exstar_dgesv_plain(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
+                       int64_t *info)
+{
+  const char *who = "exstar_dgesv_plain";
+  exstar_rt::clear_error();
+  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb)) return s;
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  int s = getrf_blocking(who, n, n, A, lda, ipiv, info, true);
+  if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
+  char msg[512];
+  std::snprintf(msg, sizeof msg, "%s", exstar_last_error());
+  int t = exstar_dgetrs_plain(n, nrhs, A, lda, ipiv, B, ldb);
+  if (t != EXSTAR_SUCCESS) return t;
+  return s == EXSTAR_SUCCESS ? s : exstar_set_error(s, "%s", msg);
+}
