@@ -34,7 +34,7 @@ constexpr long long kMinColsPerChunk = 128;
 constexpr long long kMinRowsPerChunkT = 4096;
 static_assert(kThreadsT % 32 == 0 && kThreadsT >= EXSTAR_CUDA_MIN_THREADS, "block size");
 
-__device__ __forceinline__ int add_two_prod(exstar_i64 *acc, double f0[EXSTAR_FPE_N], double f1[EXSTAR_FPE_N],
+__device__ __forceinline__ int add_product_terms(exstar_i64 *acc, double f0[EXSTAR_FPE_N], double f1[EXSTAR_FPE_N],
                                             double a, double b)
 {
   double p, e;
@@ -54,7 +54,7 @@ __device__ __forceinline__ int term(exstar_i64 *acc, double f0[EXSTAR_FPE_N], do
     if (exstar_two_prod_fast(a, s, &p, &e)) { // a is finite nonzero here
       exstar_fpe_add_spill_atomic(acc, f0, p);
       if (e != 0.0) exstar_fpe_add_spill_atomic(acc, f1, e);
-      if (t != 0.0 && !add_two_prod(acc, f1, f1, a, t)) (void)exstar_dot_step_atomic(acc, f1, a, t);
+      if (t != 0.0 && !add_product_terms(acc, f1, f1, a, t)) (void)exstar_dot_step_atomic(acc, f1, a, t);
       return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
     }
   }
@@ -111,14 +111,14 @@ __global__ void __launch_bounds__(kRowsPerBlock) gemv_n_kernel(long long m, long
         for (int u = 0; u < kUnrollN; ++u) a[u] = __ldg(col + (j0 + k + u) * lda);
 #pragma unroll
         for (int u = 0; u < kUnrollN; ++u)
-          if (!add_two_prod(ai, f0, f1, a[u], ss[k + u]))
+          if (!add_product_terms(ai, f0, f1, a[u], ss[k + u]))
             flags |= exstar_dot_step_atomic(ai, f0, a[u], ss[k + u]);
           else
             flags |= EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
       }
       for (; k < len; ++k) {
         const double a = __ldg(col + (j0 + k) * lda);
-        if (!add_two_prod(ai, f0, f1, a, ss[k])) flags |= exstar_dot_step_atomic(ai, f0, a, ss[k]);
+        if (!add_product_terms(ai, f0, f1, a, ss[k])) flags |= exstar_dot_step_atomic(ai, f0, a, ss[k]);
         else flags |= EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
       }
     } else {
