@@ -38,11 +38,16 @@ void exstar_codelet_cuda_check(int status, const char *what);
 /* Defines the codelet exstar_<op>_cl from the functions <op>_cpu, <op>_cuda, <op>_opencl of
  * the including file, with its access modes and a history-based performance model named
  * exstar_<op>. */
-#define EXSTAR_CODELET(op, nb, ...)                                                         \
+#define EXSTAR_CODELET(op, nb, ...) EXSTAR_CODELET_FOOTPRINT(op, NULL, nb, __VA_ARGS__)
+
+/* The same with a footprint function for the performance model (tasks on one big handle:
+ * the model keys on the task's own work, not on the handle's size). */
+#define EXSTAR_CODELET_FOOTPRINT(op, fp, nb, ...)                                           \
   static struct starpu_perfmodel exstar_##op##_model;                                       \
   struct starpu_codelet exstar_##op##_cl = [] {                                             \
     exstar_##op##_model.type = STARPU_HISTORY_BASED;                                        \
     exstar_##op##_model.symbol = "exstar_" #op;                                             \
+    exstar_##op##_model.footprint = fp;                                                     \
     struct starpu_codelet cl;                                                               \
     starpu_codelet_init(&cl);                                                               \
     cl.cpu_funcs[0] = op##_cpu;                                                             \

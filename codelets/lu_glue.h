@@ -28,23 +28,6 @@ static inline uint32_t exstar_lu_footprint(struct starpu_task *task)
 }
 
 /* EXSTAR_CODELET with the footprint above. */
-#define EXSTAR_LU_CODELET(op, nb, ...)                                                      \
-  static struct starpu_perfmodel exstar_##op##_model;                                       \
-  struct starpu_codelet exstar_##op##_cl = [] {                                             \
-    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                        \
-    exstar_##op##_model.symbol = "exstar_" #op;                                             \
-    exstar_##op##_model.footprint = exstar_lu_footprint;                                    \
-    struct starpu_codelet cl;                                                               \
-    starpu_codelet_init(&cl);                                                               \
-    cl.cpu_funcs[0] = op##_cpu;                                                             \
-    EXSTAR_CUDA_FUNC(cl, op##_cuda);                                                        \
-    EXSTAR_OPENCL_FUNC(cl, op##_opencl);                                                    \
-    cl.nbuffers = nb;                                                                       \
-    const enum starpu_data_access_mode modes[] = {__VA_ARGS__};                             \
-    for (int i = 0; i < nb; ++i) cl.modes[i] = modes[i];                                    \
-    cl.model = &exstar_##op##_model;                                                        \
-    cl.name = "exstar_" #op;                                                                \
-    return cl;                                                                              \
-  }()
+#define EXSTAR_LU_CODELET(op, nb, ...) EXSTAR_CODELET_FOOTPRINT(op, exstar_lu_footprint, nb, __VA_ARGS__)
 
 #endif

@@ -1,8 +1,7 @@
 // Codelet of trsv's diagonal-block solve: R T (matrix), R accs (the block row's accumulators,
 // holding -Σ over the other blocks), RW x: x_block := the block's substitution
 // (exstar_trsv_block_args; definition in kernels_cpu/trsv.h).
-#include "codelets/glue.h"
-#include "kernels_cpu/trsv.h"
+#include "codelets/trsv_glue.h"
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 #include "kernels_cuda/trsv.h"
 #endif
@@ -10,24 +9,11 @@
 #include "kernels_cl/trsv.h"
 #endif
 
-// The kernels' view of the block: direction, op, diagonal, and where T(it, jt) lies.
-static exstar_trsv_shape trsv_diag_shape(void *tbuf, const exstar_trsv_block_args *a, int64_t base)
-{
-  exstar_trsv_shape s;
-  s.trans = a->trans == 'T';
-  s.forward = (a->uplo == 'L') != s.trans;
-  s.unit = a->diag == 'U';
-  s.nb = a->nb;
-  s.ldt = (int64_t)STARPU_MATRIX_GET_LD(tbuf);
-  s.t0 = base + a->it + a->jt * s.ldt;
-  return s;
-}
-
 static void trsv_diag_cpu(void *buffers[], void *cl_arg)
 {
   exstar_trsv_block_args a;
   starpu_codelet_unpack_args(cl_arg, &a);
-  exstar_trsv_shape s = trsv_diag_shape(buffers[0], &a, 0);
+  exstar_trsv_shape s = exstar_trsv_block_shape(buffers[0], &a, 0);
   exstar_cpu_trsv_solve(&s, (const double *)STARPU_MATRIX_GET_PTR(buffers[0]), exstar_acc_ptr(buffers[1]),
                         exstar_vec_ptr(buffers[2]), a.offx, a.incx);
 }
@@ -37,7 +23,7 @@ static void trsv_diag_cuda(void *buffers[], void *cl_arg)
 {
   exstar_trsv_block_args a;
   starpu_codelet_unpack_args(cl_arg, &a);
-  exstar_trsv_shape s = trsv_diag_shape(buffers[0], &a, 0);
+  exstar_trsv_shape s = exstar_trsv_block_shape(buffers[0], &a, 0);
   exstar_codelet_cuda_check(exstar_cuda_trsv_solve(&s, (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
                                                    exstar_acc_ptr(buffers[1]), exstar_vec_ptr(buffers[2]), a.offx,
                                                    a.incx, starpu_cuda_get_local_stream()),
@@ -50,7 +36,7 @@ static void trsv_diag_opencl(void *buffers[], void *cl_arg)
 {
   exstar_trsv_block_args a;
   starpu_codelet_unpack_args(cl_arg, &a);
-  exstar_trsv_shape s = trsv_diag_shape(buffers[0], &a, (int64_t)(STARPU_MATRIX_GET_OFFSET(buffers[0]) / 8));
+  exstar_trsv_shape s = exstar_trsv_block_shape(buffers[0], &a, (int64_t)(STARPU_MATRIX_GET_OFFSET(buffers[0]) / 8));
   cl_command_queue q;
   cl_kernel k = exstar_codelet_cl_kernel("exstar_trsv_solve", &q);
   cl_int e = exstar_cl_trsv_solve(q, k, &s, (cl_mem)STARPU_MATRIX_GET_DEV_HANDLE(buffers[0]),

@@ -11,8 +11,9 @@
 
 namespace cli {
 
-// Exit codes: 0 success, 1 failure (bad input file, library error), 2 usage error.
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+// Exit codes: 0 success, 1 failure (bad input file, library error), 2 usage error,
+// 3 getrf's factors written but U singular (LAPACK's info > 0).
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SINGULAR = 3 };
 
 // A mistake on the command line; main prints it with the subcommand's name and exits 2.
 struct UsageError : std::runtime_error {

@@ -1,5 +1,6 @@
 // exstar dot X.mtx Y.mtx: RN(sum of x_i * y_i), every product exact, rounded once.
 #include "cli.hpp"
+#include "baseline.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -12,14 +13,6 @@ std::vector<OptSpec> options()
   o.push_back({"--plain", false});
   o.push_back({"--hex", false});
   return o;
-}
-
-// The baseline: a left-to-right loop in double (each product and each addition rounded).
-double plain_dot(const std::vector<double> &x, const std::vector<double> &y)
-{
-  double s = 0.0;
-  for (size_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
-  return s;
 }
 
 int run(const Args &args)

@@ -1,6 +1,7 @@
 // exstar gemv [--trans] [--alpha A] [--beta B] A.mtx X.mtx [Y.mtx] -o OUT.mtx:
 // y_i := RN(alpha (op(A) x)_i + beta y_i), one rounding per entry.
 #include "cli.hpp"
+#include "baseline.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -16,18 +17,6 @@ std::vector<OptSpec> options()
 }
 
 #if EXSTAR_TOOL_HAVE_DGEMV
-
-// The baseline, as the reference BLAS computes it: y := beta y, then y += (alpha x_j) a_j.
-void plain_gemv(bool trans, const Matrix &a, double alpha, const std::vector<double> &x, double beta,
-                std::vector<double> &y)
-{
-  for (double &v : y) v = beta == 0.0 ? 0.0 : beta * v;
-  for (int64_t j = 0; j < a.cols; ++j)
-    for (int64_t i = 0; i < a.rows; ++i) {
-      if (trans) y[(size_t)j] += alpha * a.at(i, j) * x[(size_t)i];
-      else y[(size_t)i] += alpha * x[(size_t)j] * a.at(i, j);
-    }
-}
 
 int run(const Args &args)
 {

@@ -1,6 +1,7 @@
 // exstar trsv --uplo L|U [--trans] [--unit] [--refine K] T.mtx B.mtx -o X.mtx: solves op(T) x = b
 // by substitution, each x_i from an exact sum rounded once (then K refinement steps).
 #include "cli.hpp"
+#include "baseline.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -24,22 +25,6 @@ char parse_uplo(const Args &args)
   if (u == "L" || u == "l") return 'L';
   if (u == "U" || u == "u") return 'U';
   throw UsageError("--uplo: expected L or U, got '" + u + "'");
-}
-
-// The baseline: substitution in double, op(T) lower when (uplo L) xor (trans).
-void plain_trsv(char uplo, bool trans, bool unit, const Matrix &t, std::vector<double> &x)
-{
-  int64_t n = t.rows;
-  bool lower = (uplo == 'L') != trans;
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t i = lower ? k : n - 1 - k;
-    double s = x[(size_t)i];
-    for (int64_t l = 0; l < k; ++l) {
-      int64_t j = lower ? l : n - 1 - l;
-      s -= (trans ? t.at(j, i) : t.at(i, j)) * x[(size_t)j];
-    }
-    x[(size_t)i] = unit ? s : s / t.at(i, i);
-  }
 }
 
 int run(const Args &args)

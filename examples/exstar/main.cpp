@@ -32,7 +32,8 @@ void print_overview(FILE *f)
   for (const Command &c : commands())
     std::fprintf(f, "  %-8s %s%s\n", c.name, c.summary, c.run ? "" : " (not available in this build)");
   std::fprintf(f, "\n'exstar SUBCOMMAND --help' describes one; 'exstar --version' prints the version.\n"
-                  "Exit codes: 0 success, 1 failure (bad file, library error), 2 usage error.\n");
+                  "Exit codes: 0 success, 1 failure (bad file, library error), 2 usage error,\n"
+                  "3 getrf wrote the factors of a singular matrix.\n");
 }
 
 const Command *find_command(const std::string &name)

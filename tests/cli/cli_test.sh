@@ -237,8 +237,14 @@ case_usage() {
   expect_error 2 "gen: unknown kind 'tensor'" gen tensor --n 3 -o t.mtx
   expect_error 2 "--cond: expected a number in [1, 1e300]" gen matrix --n 3 --cond 0.5 -o a.mtx
   expect_error 2 "--n: expected an integer" gen matrix --n 0 -o a.mtx
-  expect_error 2 "getrf: not available in this build" getrf a.mtx
-  expect_error 2 "bench: not available in this build" bench
+  expect_error 2 "getrf: missing output file: --ipiv" getrf x.mtx -o lu.mtx
+  expect_error 2 "getrf: -o and --ipiv name the same file" getrf x.mtx -o lu.mtx --ipiv lu.mtx
+  expect_error 2 "gesv: --plain has no --refine" gesv --plain --refine 1 x.mtx x.mtx -o s.mtx
+  expect_error 2 "gesv: --refine: expected an integer" gesv --refine -1 x.mtx x.mtx -o s.mtx
+  expect_error 2 "bench: expects one operation" bench
+  expect_error 2 "bench: unknown operation 'gemm'" bench gemm --n 3
+  expect_error 2 "bench: missing --n" bench dot
+  expect_error 2 "bench: --n: expected an integer" bench getrf --n 100000
   run
   [ "$RC" = 2 ] && grep -q "^usage: exstar" stderr.txt || fail "no arguments: exit $RC"
   only_files x.mtx
@@ -312,6 +318,157 @@ case_trsv() {
   echo "ok: trsv"
 }
 
+# body FILE: the values of a MatrixMarket file on one line (banner, comments and size dropped).
+body() { grep -v '^%' "$1" | tail -n +2 | tr '\n' ' ' | sed 's/ $//'; }
+
+# A 3x3 integer matrix whose LU with partial pivoting is exact in binary (L's entries are
+# dyadic), both pivots move a row: P A = L U with L = [1 . .; .5 1 .; .25 -.5 1],
+# U = [4 2 -2; . 3 1; . . 2]; A's rows are rows 3, 1, 2 of L U.
+lu_data() {
+  mat A.mtx 3 3  1 4 2  -1 2 4  1 -2 0
+  # B = A [x1 x2] with x1 = (1, 2, 3), x2 = (-1, 0.5, 0): the solves are exact too.
+  mat B.mtx 3 2  2 2 10  -1.5 -3 0
+  mat S.mtx 3 3  1 2 4  2 4 8  0 1 1        # column 2 = 2 x column 1: U(2,2) = 0 exactly
+}
+
+case_getrf() {
+  lu_data
+  local mode
+  for mode in "" "--backend cpu --ncpus 1" "--backend all --sched ws" "--plain"; do
+    # shellcheck disable=SC2086
+    run getrf $mode A.mtx -o LU.mtx --ipiv P.mtx
+    [ "$RC" = 0 ] || fail "getrf $mode: exit $RC ($ERR)"
+    [ "$(body LU.mtx)" = "4 0.5 0.25 2 3 -0.5 -2 1 2" ] || fail "getrf $mode: LU $(body LU.mtx)"
+    [ "$(body P.mtx)" = "2 3 3" ] || fail "getrf $mode: ipiv $(body P.mtx)"
+    [ "$(sed -n 1p P.mtx)" = "%%MatrixMarket matrix array real general" ] &&
+      [ "$(grep -v '^%' P.mtx | head -1)" = "3 1" ] || fail "getrf: P.mtx is not a 3x1 array: $(cat P.mtx)"
+    echo "ok: getrf $mode"
+  done
+  case "$ERR" in *"NOT reproducible"*) ;; *) fail "getrf --plain is not labelled on stderr" ;; esac
+  # m x n as LAPACK: min(m, n) pivots.
+  mat R.mtx 2 3  1 4  2 5  3 6
+  run getrf R.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 0 ] && [ "$(body LU.mtx)" = "4 0.25 5 0.75 6 1.5" ] && [ "$(body P.mtx)" = "2 2" ] ||
+    fail "getrf 2x3: exit $RC, LU $(body LU.mtx), P $(body P.mtx)"
+  # Singular: LAPACK's info > 0. The factors are written, one warning line, exit 3.
+  rm -f LU.mtx P.mtx
+  run getrf S.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 3 ] || fail "getrf singular: exit $RC, expected 3 ($ERR)"
+  [ "$(wc -l <stderr.txt)" = 1 ] && grep -q "warning: getrf: matrix is singular: U(2,2) = 0 (info = 2)" stderr.txt ||
+    fail "getrf singular: stderr '$ERR'"
+  # As dgetf2: the zero pivot's column is left unscaled (L(3,2) = v = 0) and the factorization goes on.
+  [ "$(body LU.mtx)" = "4 0.5 0.25 8 0 0 1 0.5 -0.25" ] && [ "$(body P.mtx)" = "3 2 3" ] ||
+    fail "getrf singular: LU $(body LU.mtx), P $(body P.mtx)"
+  echo "ok: getrf singular -> exit 3, factors written"
+  mat N.mtx 2 2  1 nan  2 4
+  expect_error 1 "N.mtx: entry (2,1) is nan" getrf N.mtx -o L2.mtx --ipiv P2.mtx
+  mat I.mtx 2 2  1 2  -inf 4
+  expect_error 1 "I.mtx: entry (1,2) is -inf" getrf I.mtx -o L2.mtx --ipiv P2.mtx
+  [ ! -e L2.mtx ] && [ ! -e P2.mtx ] || fail "getrf of a NaN/inf matrix wrote a file"
+  # Overflow from finite input: the factors would hold inf; nothing written.
+  mat O.mtx 2 2  1 1  1.5e308 -1.5e308   # u(2,2) = -1.5e308 - 1.5e308 = -inf
+  expect_error 1 "getrf: the factors overflowed" getrf O.mtx -o L2.mtx --ipiv P2.mtx
+  [ ! -e L2.mtx ] && [ ! -e P2.mtx ] || fail "an overflowing getrf wrote a file"
+}
+
+case_gesv() {
+  lu_data
+  local mode
+  for mode in "" "--refine 2" "--backend cpu --sched eager --ncpus 2" "--plain"; do
+    # shellcheck disable=SC2086
+    run gesv $mode A.mtx B.mtx -o X.mtx
+    [ "$RC" = 0 ] || fail "gesv $mode: exit $RC ($ERR)"
+    [ "$(grep -v '^%' X.mtx | head -1)" = "3 2" ] && [ "$(body X.mtx)" = "1 2 3 -1 0.5 0" ] ||
+      fail "gesv $mode: $(cat X.mtx)"
+    echo "ok: gesv $mode"
+  done
+  case "$ERR" in *"NOT reproducible"*) ;; *) fail "gesv --plain is not labelled on stderr" ;; esac
+  vec b.mtx 1 2 3
+  # Singular: exactly one line, exit 1, no output (and an old file is left as it was).
+  run gesv S.mtx b.mtx -o Y.mtx
+  [ "$RC" = 1 ] && [ "$ERR" = "exstar: gesv: matrix is singular: U(2,2) = 0" ] ||
+    fail "gesv singular: exit $RC, stderr '$ERR'"
+  [ ! -e Y.mtx ] || fail "a singular gesv wrote its output"
+  run gesv --plain S.mtx b.mtx -o Y.mtx
+  [ "$RC" = 1 ] && grep -q "^exstar: gesv: matrix is singular: U(2,2) = 0$" stderr.txt || fail "gesv --plain singular: $ERR"
+  [ ! -e Y.mtx ] || fail "a singular gesv --plain wrote its output"
+  echo "ok: gesv singular -> exit 1, nothing written"
+  mat R.mtx 2 3  1 4  2 5  3 6
+  expect_error 1 "R.mtx:2: expected a square matrix, got 2x3" gesv R.mtx b.mtx -o Y.mtx
+  vec c.mtx 1 2
+  expect_error 1 "c.mtx:2: 2 rows do not match the order of A.mtx (3)" gesv A.mtx c.mtx -o Y.mtx
+  mat N.mtx 3 3  1 4 2  -1 nan 4  1 -2 0
+  expect_error 1 "N.mtx: entry (2,2) is nan: gesv needs finite input" gesv N.mtx b.mtx -o Y.mtx
+  expect_error 1 "N.mtx: entry (2,2) is nan" gesv --plain N.mtx b.mtx -o Y.mtx
+  vec d.mtx 1 inf 3
+  expect_error 1 "d.mtx: entry (2,1) is inf" gesv A.mtx d.mtx -o Y.mtx
+  mat O.mtx 2 2  1 1  1.5e308 -1.5e308   # finite, but u(2,2) overflows
+  vec e.mtx 1 1
+  expect_error 1 "gesv: the LU factors overflowed" gesv O.mtx e.mtx -o Y.mtx
+  [ ! -e Y.mtx ] || fail "a refused gesv wrote its output"
+  # Ill-conditioned: refinement with exact residuals changes the answer, and the bits of each
+  # run are those of the same run on one worker.
+  run gen matrix --n 30 --cond 1e12 --seed 2 -o G.mtx
+  run gen vector --n 30 --cond 10 --seed 2 -o g.mtx
+  run gesv G.mtx g.mtx -o x0.mtx;                          [ "$RC" = 0 ] || fail "gesv G: $ERR"
+  run gesv --refine 2 G.mtx g.mtx -o x2.mtx;               [ "$RC" = 0 ] || fail "gesv G --refine: $ERR"
+  run gesv --refine 2 --backend cpu --ncpus 1 G.mtx g.mtx -o x2b.mtx
+  cmp -s x2.mtx x2b.mtx || fail "gesv --refine 2: one CPU worker gives other bits"
+  ! cmp -s x0.mtx x2.mtx || fail "gesv --refine 2 changed nothing on a 1e12-conditioned system"
+  echo "ok: gesv errors and refinement"
+}
+
+# The LU outputs of one back-end configuration against the CPU's, for a 40 x 40 system of
+# condition 1e12 with 3 right-hand sides: the same files, byte for byte.
+case_lu_backend() {
+  run gen matrix --n 40 --cond 1e12 --seed 9 -o A.mtx
+  { echo "%%MatrixMarket matrix array real general"; echo "40 3"
+    for ((i = 0; i < 120; i++)); do echo $(((i * 7) % 13 - 6)); done; } >B.mtx
+  run getrf --backend cpu A.mtx -o LU_ref.mtx --ipiv P_ref.mtx;   [ "$RC" = 0 ] || fail "getrf cpu: $ERR"
+  run gesv --backend cpu --refine 1 A.mtx B.mtx -o X_ref.mtx;     [ "$RC" = 0 ] || fail "gesv cpu: $ERR"
+  run gesv --backend cpu --plain A.mtx B.mtx -o Xp_ref.mtx;       [ "$RC" = 0 ] || fail "gesv cpu --plain: $ERR"
+  local configs=("$@") c
+  for c in "${configs[@]}"; do
+    # shellcheck disable=SC2086
+    run_or_skip getrf $c A.mtx -o LU.mtx --ipiv P.mtx
+    [ "$RC" = 0 ] || fail "getrf $c: exit $RC ($ERR)"
+    cmp -s LU.mtx LU_ref.mtx && cmp -s P.mtx P_ref.mtx || fail "getrf $c: other factors than --backend cpu"
+    # shellcheck disable=SC2086
+    run gesv $c --refine 1 A.mtx B.mtx -o X.mtx
+    [ "$RC" = 0 ] && cmp -s X.mtx X_ref.mtx || fail "gesv $c: exit $RC, other bits than --backend cpu ($ERR)"
+    echo "ok: getrf, gesv --refine 1: $c = cpu, byte for byte"
+  done
+  # The baseline on the CPU alone: one task per column in a fixed order, so it repeats itself.
+  run gesv --backend cpu --ncpus 2 --plain A.mtx B.mtx -o Xp.mtx
+  cmp -s Xp.mtx Xp_ref.mtx || echo "note: gesv --plain differs between runs (a baseline: allowed)"
+}
+
+case_bench() {
+  local op
+  for op in dot gemv trsv getrf; do
+    run bench "$op" --n 24 --reps 1 --backend cpu
+    [ "$RC" = 0 ] || fail "bench $op: exit $RC ($ERR)"
+    grep -q "^exstar bench $op: n = 24" stdout.txt && grep -qE "^exact .* [0-9.]+e[-+][0-9]+ " stdout.txt &&
+      grep -qE "^plain .* 1$" stdout.txt || fail "bench $op: table '$OUT'"
+    echo "ok: bench $op"
+  done
+  cat stdout.txt
+}
+
+# The progress line: never when stderr is not a terminal; drawn (and erased) when it is.
+case_progress() {
+  run gen matrix --n 260 --cond 1e6 --seed 4 -o A.mtx
+  run getrf --backend cpu A.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 0 ] && [ ! -s stderr.txt ] || fail "getrf, stderr not a terminal: exit $RC, stderr '$ERR'"
+  echo "ok: nothing on stderr when it is not a terminal"
+  command -v script >/dev/null || skip "no 'script' command to give the tool a terminal"
+  # script -qc runs the command on a pseudo-terminal; its transcript is the terminal's output.
+  script -qc "'$EXSTAR' getrf --backend cpu A.mtx -o LU2.mtx --ipiv P2.mtx" /dev/null >tty.txt 2>&1 </dev/null
+  grep -q "exstar: getrf \[[#-]*\] *[0-9]*%" tty.txt || fail "no progress line on a terminal: $(tr '\r' '\n' <tty.txt | head -3)"
+  cmp -s LU.mtx LU2.mtx || fail "getrf with a progress line gave other factors"
+  echo "ok: progress line on a terminal: $(tr '\r' '\n' <tty.txt | grep -m1 'tasks left' | sed 's/\x1b\[K//g')"
+}
+
 case "$CASE" in
   sum_dot) case_sum_dot ;;
   hex) case_hex ;;
@@ -326,6 +483,14 @@ case "$CASE" in
   help) case_help ;;
   gemv) case_gemv ;;
   trsv) case_trsv ;;
+  getrf) case_getrf ;;
+  gesv) case_gesv ;;
+  lu_same_bits) case_lu_backend "--backend cpu --ncpus 1 --sched ws" "--backend cpu --ncpus 2 --sched dmda" \
+                                "--backend all" "--backend all --sched random" ;;
+  lu_opencl) case_lu_backend "--backend opencl" "--backend cpu,opencl --sched eager" ;;
+  lu_cuda) case_lu_backend "--backend cuda" "--backend cpu+cuda" ;;
+  bench) case_bench ;;
+  progress) case_progress ;;
   *) fail "unknown case" ;;
 esac
 echo "PASS [$CASE]"

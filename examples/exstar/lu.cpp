@@ -1,0 +1,32 @@
+// Input checks and the pivot file of getrf / gesv (see lu.hpp).
+#include "lu.hpp"
+#include "cli.hpp"
+#include <cmath>
+
+namespace cli {
+
+void require_square(const Matrix &a)
+{
+  if (a.rows != a.cols)
+    throw Failure(a.file + ":" + std::to_string(a.size_line) + ": expected a square matrix, got " +
+                  std::to_string(a.rows) + "x" + std::to_string(a.cols));
+}
+
+void require_finite(const Matrix &a, const std::string &what)
+{
+  for (int64_t j = 0; j < a.cols; ++j)
+    for (int64_t i = 0; i < a.rows; ++i)
+      if (!std::isfinite(a.at(i, j)))
+        throw Failure(a.file + ": entry (" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ") is " +
+                      format_double(a.at(i, j)) + ": " + what + " needs finite input (nothing computed)");
+}
+
+void write_pivots(OutputFile &out, const std::vector<int32_t> &ipiv)
+{
+  // Small integers are exact doubles and %.17g prints them without a point: "3".
+  std::vector<double> values(ipiv.begin(), ipiv.end());
+  write_matrix(out, (int64_t)ipiv.size(), 1, values,
+               "ipiv (LAPACK, 1-based): row i was interchanged with row ipiv(i), for i = 1, 2, ...");
+}
+
+} // namespace cli
