@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Prepares a GPU run from this (GPU-less) machine: builds StarPU with CUDA if needed, builds exstar
+# against it in build-gpu/exstar, and puts into DIR (default .gpu) a slim copy of that build tree
+# (no object files) and the bundle of libraries a bare GPU machine lacks. Carry DIR there and run
+# scripts/gpu-test.sh DIR OUT (and scripts/gpu-bench.sh) from the repository root.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$root/.gpu}
+cd "$root"
+[ -f build-gpu/starpu/lib/pkgconfig/starpu-1.3.pc ] || bash scripts/build-starpu-cuda.sh
+PKG_CONFIG_PATH=$root/build-gpu/starpu/lib/pkgconfig cmake -S . -B build-gpu/exstar -DCMAKE_BUILD_TYPE=Release
+cmake --build build-gpu/exstar -j "$(nproc)"
+rm -rf "$dir/build" && mkdir -p "$dir/build"
+(cd build-gpu/exstar &&
+ find . -type d \( -name CMakeFiles -o -name Testing -o -name prefix -o -name consumer-build \) -prune -o \
+      \( -type f -o -type l \) ! -name '*.o' ! -name '*.a' -print | tar -cf - -T - | (cd "$dir/build" && tar -xf -))
+[ -d "$dir/bundle" ] || BUNDLE_XZ=1 bash scripts/bundle-gpu.sh build-gpu/exstar "$dir/bundle"
+du -sh "$dir"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root: the whole ctest suite with the CUDA worker(s),
+# then the OpenCL tests on NVIDIA's OpenCL (a separate run: StarPU drives a GPU through CUDA or
+# through OpenCL, not both). DIR is what scripts/gpu-prepare.sh made; logs go to OUT.
+# The build tree's CTest files name /work/main/build-gpu/exstar: recreate that path here.
+set -uo pipefail
+root=$(pwd)
+dir=${1:-.gpu}; out=${2:-gpu-logs}
+mkdir -p "$out" /work
+[ -e /work/main ] || ln -s "$root" /work/main
+mkdir -p "$root/build-gpu" && rm -rf "$root/build-gpu/exstar" && ln -s "$root/$dir/build" "$root/build-gpu/exstar"
+. "$dir/bundle/env.sh"
+export STARPU_SILENT=1
+nvidia-smi -L | tee "$out/device.txt"
+cd "$root/build-gpu/exstar"
+# install_package needs cmake and a compiler, which the GPU machine does not have
+ctest -E install_package --timeout 300 --output-on-failure > "$out/ctest_cuda.log" 2>&1
+echo "ctest (CUDA + CPU) exit $?"; tail -n 40 "$out/ctest_cuda.log"
+STARPU_NCUDA=0 ctest -R "opencl|cl_kernels" --timeout 300 --output-on-failure > "$out/ctest_nvidia_opencl.log" 2>&1
+echo "ctest (NVIDIA OpenCL) exit $?"; tail -n 25 "$out/ctest_nvidia_opencl.log"
