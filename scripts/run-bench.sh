@@ -7,6 +7,7 @@
 #
 #   scripts/run-bench.sh [--cores C] [--max-log2n K] [--l2-max-log2n K] [--reps R] [--sched NAME]
 #                        [--label NAME] [--build-dir DIR] [--out DIR] [--jobs J]
+#                        [--lu-max-log2n K] [--lu-budget S]
 #
 #   --cores C      StarPU CPU workers and OpenBLAS threads (default: 2, or nproc when smaller)
 #   --max-log2n K  largest dot size 2^K (default 25; 27 needs 2 GiB for x and y)
@@ -17,6 +18,10 @@
 #   --build-dir    build tree (default <repo>/build-bench, configured Release if absent)
 #   --out DIR      result folder (default <repo>/bench/results)
 #   --jobs J       parallel build jobs (default 2)
+#   --lu-max-log2n K  largest LU size 2^K (default 11: n = 512 .. 2048; the exact LU takes minutes
+#                  per call at 2048 on 2 cores, so exstar_bench_lu cuts its timed rounds to
+#                  --lu-budget seconds per size)
+#   --lu-budget S  seconds of timed rounds per LU size (default 300; 0: all --reps rounds)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,6 +35,8 @@ label=$(hostname -s 2>/dev/null || echo machine)
 build="$root/build-bench"
 out="$root/bench/results"
 jobs=2
+lu_max_log2n=11
+lu_budget=300
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -42,6 +49,8 @@ while [ $# -gt 0 ]; do
     --build-dir) build=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --jobs) jobs=${2:?}; shift 2 ;;
+    --lu-max-log2n) lu_max_log2n=${2:?}; shift 2 ;;
+    --lu-budget) lu_budget=${2:?}; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run-bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -72,11 +81,12 @@ common=(--cores "$cores" --reps "$reps" --sched "$sched")
 
 bench="$build/bench"
 "$bench/exstar_bench_dot" "${common[@]}" --max-log2n "$max_log2n" --csv "$tmp/dot.csv" | tee -a "$base.txt"
-# The Level 2 benchmarks: n = 1024 .. 2^l2_max_log2n (LU: its own default sizes).
+# The Level 2 benchmarks: n = 1024 .. 2^l2_max_log2n; LU: n = 512 .. 2^lu_max_log2n, with a
+# time budget per size (exact LU vs the plain-double graph vs OpenBLAS's LAPACK dgetrf).
 for op in gemv trsv lu; do
   if [ -x "$bench/exstar_bench_$op" ]; then
     sizes=(--max-log2n "$l2_max_log2n")
-    [ "$op" = lu ] && sizes=()
+    [ "$op" = lu ] && sizes=(--max-log2n "$lu_max_log2n" --ref-log2n "$lu_max_log2n" --budget "$lu_budget")
     "$bench/exstar_bench_$op" "${common[@]}" "${sizes[@]}" --csv "$tmp/$op.csv" | tee -a "$base.txt"
   fi
 done

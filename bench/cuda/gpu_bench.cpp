@@ -1,0 +1,602 @@
+// GPU benchmark of exstar's exact gemv, trsv and LU on one CUDA device, against cuBLAS / cuSOLVER
+// on the same device data, in ONE run (one CSV):
+//
+//   gpu_bench [--ops gemv,trsv,lu] [--min-log K] [--max-log K] [--lu-min-log K] [--lu-max-log K]
+//             [--reps R] [--lu-reps R] [--lu-limit S] [--trsv-nb NB] [--sched NAME] [--ncpu C]
+//             [--csv FILE]
+//
+// CSV lines op,n,backend,implementation,seconds,GBps on stdout and in FILE; everything else
+// (device, settings, checks, the ratio summary) on stderr. backend: `cuda` for work issued on one
+// stream by this program (timed with CUDA events: median of R runs after 3 warm-ups), `starpu-cuda`
+// for a task graph run by StarPU on its CUDA worker (timed on the host: submission + execution,
+// starpu_task_wait_for_all; median of R after 1 warm-up). Rows:
+//   gemv N and T (op gemv_n / gemv_t), n x n, n = 2^min-log .. 2^max-log (default 1024 .. 16384):
+//     cuda / exstar-kernels  exstar_cuda_acc_zero + exstar_cuda_gemv_acc + exstar_cuda_gemv_finish
+//                            (α = 1, β = 0: the whole exact operation, called directly)
+//     cuda / cublas          cublasDgemv (host pointer mode)
+//   trsv lower, no transpose, non-unit (op trsv), same sizes; x reset to b before each run, untimed:
+//     cuda / exstar-kernels  exstar_dtrsv's blocked order issued directly: per block of nb rows
+//                            (--trsv-nb, default 256 = the runtime's), acc zero, the exact gemv_acc
+//                            of the solved blocks (α = −1), then exstar_cuda_trsv_solve
+//     starpu-cuda / exstar   exstar_dtrsv_insert on handles already on the GPU (T prefetched once,
+//                            x prefetched after each reset), until starpu_task_wait_for_all
+//     cuda / cublas          cublasDtrsv
+//   LU (op getrf), n = 2^lu-min-log .. 2^lu-max-log (default 512 .. 8192), uniform [-1, 1):
+//     starpu-cuda / exstar        exstar_dgetrf_insert, A and ipiv prefetched to the GPU first
+//     starpu-cuda / exstar-plain  exstar_dgetrf_plain_insert, same conditions
+//     cuda / cusolver             cusolverDnDgetrf (A reset on the device, untimed)
+//     When one StarPU LU run takes more than --lu-limit seconds (default 60), that implementation
+//     is timed once at that size and not at larger ones (said on stderr).
+// No host<->device transfer is timed anywhere. GBps: gemv 8·n², trsv 4·n², getrf 8·n² bytes /
+// seconds (nominal, as the CPU benchmarks). Checks (stderr): the directly issued and the StarPU
+// exact trsv give the same bits; the exact LU gives the same bits on every run; max relative
+// differences to cuBLAS / cuSOLVER. Exit status 1 when a bit check fails.
+//
+// StarPU: exstar_init with the CUDA worker only (--ncpu 0, the default; --ncpu C adds C CPU
+// workers, which then share the graph), scheduler eager (--sched).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <exstar/exstar.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/accumulator.h"
+#include "kernels_cuda/gemv.h"
+#include "kernels_cuda/kernels_cuda.h"
+#include "kernels_cuda/trsv.h"
+
+#define CHECK_CUDA(call)                                                                       \
+  do {                                                                                         \
+    cudaError_t e_ = (call);                                                                   \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define CHECK_CUBLAS(call)                                                                     \
+  do {                                                                                         \
+    cublasStatus_t s_ = (call);                                                                \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+      std::fprintf(stderr, "%s:%d: cuBLAS status %d\n", __FILE__, __LINE__, (int)s_);          \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define CHECK_CUSOLVER(call)                                                                   \
+  do {                                                                                         \
+    cusolverStatus_t s_ = (call);                                                              \
+    if (s_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
+      std::fprintf(stderr, "%s:%d: cuSOLVER status %d\n", __FILE__, __LINE__, (int)s_);        \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+#define CHECK_KERNEL(call)                                                                     \
+  do {                                                                                         \
+    int r_ = (call);                                                                           \
+    if (r_ != 0) {                                                                             \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, exstar_cuda_error_string(r_));  \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+namespace {
+
+struct Options {
+  std::string ops = "gemv,trsv,lu";
+  int min_log = 10, max_log = 14;    // gemv, trsv
+  int lu_min_log = 9, lu_max_log = 13;
+  int reps = 10, lu_reps = 5;
+  double lu_limit = 60;
+  int64_t trsv_nb = 256;
+  std::string sched = "eager";
+  int ncpu = 0;
+  std::string csv;
+};
+
+void usage(const char *prog)
+{
+  std::fprintf(stderr,
+               "usage: %s [options]\n"
+               "  --ops LIST        comma-separated subset of gemv,trsv,lu (default all)\n"
+               "  --min-log K       gemv/trsv smallest n = 2^K (default 10)\n"
+               "  --max-log K       gemv/trsv largest n = 2^K (default 14)\n"
+               "  --lu-min-log K    LU smallest n = 2^K (default 9)\n"
+               "  --lu-max-log K    LU largest n = 2^K (default 13)\n"
+               "  --reps R          gemv/trsv timed runs, median kept (default 10)\n"
+               "  --lu-reps R       LU timed runs, median kept (default 5)\n"
+               "  --lu-limit S      a StarPU LU run over S seconds: once at that n, not larger (default 60)\n"
+               "  --trsv-nb NB      trsv block rows (default 256, as exstar_dtrsv)\n"
+               "  --sched NAME      StarPU scheduler (default eager)\n"
+               "  --ncpu C          StarPU CPU workers beside the CUDA worker (default 0)\n"
+               "  --csv FILE        also write the CSV to FILE\n",
+               prog);
+}
+
+Options parse(int argc, char **argv)
+{
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char * {
+      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
+      return argv[++i];
+    };
+    if (a == "--ops") o.ops = next();
+    else if (a == "--min-log") o.min_log = std::atoi(next());
+    else if (a == "--max-log") o.max_log = std::atoi(next());
+    else if (a == "--lu-min-log") o.lu_min_log = std::atoi(next());
+    else if (a == "--lu-max-log") o.lu_max_log = std::atoi(next());
+    else if (a == "--reps") o.reps = std::atoi(next());
+    else if (a == "--lu-reps") o.lu_reps = std::atoi(next());
+    else if (a == "--lu-limit") o.lu_limit = std::atof(next());
+    else if (a == "--trsv-nb") o.trsv_nb = std::atoll(next());
+    else if (a == "--sched") o.sched = next();
+    else if (a == "--ncpu") o.ncpu = std::atoi(next());
+    else if (a == "--csv") o.csv = next();
+    else { usage(argv[0]); std::exit(a == "--help" || a == "-h" ? 0 : 2); }
+  }
+  if (o.min_log < 0 || o.max_log > 15 || o.min_log > o.max_log || o.lu_min_log < 0 || o.lu_max_log > 15 ||
+      o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < 0) {
+    usage(argv[0]);
+    std::exit(2);
+  }
+  return o;
+}
+
+bool has_op(const Options &o, const char *op) { return ("," + o.ops + ",").find(std::string(",") + op + ",") != std::string::npos; }
+
+// ---- CSV ---------------------------------------------------------------------------------------
+class Csv {
+public:
+  explicit Csv(const std::string &path)
+  {
+    if (!path.empty() && !(f_ = std::fopen(path.c_str(), "w"))) { std::perror(path.c_str()); std::exit(1); }
+    line("op,n,backend,implementation,seconds,GBps\n");
+  }
+  ~Csv() { if (f_) std::fclose(f_); }
+  void add(const char *op, int64_t n, const char *backend, const char *impl, double sec, double bytes)
+  {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s,%lld,%s,%s,%.9e,%.3f\n", op, (long long)n, backend, impl, sec,
+                  bytes / sec * 1e-9);
+    line(buf);
+    t_[key(op, n, backend, impl)] = sec;
+  }
+  double get(const char *op, int64_t n, const char *backend, const char *impl) const
+  {
+    auto it = t_.find(key(op, n, backend, impl));
+    return it == t_.end() ? NAN : it->second;
+  }
+
+private:
+  static std::string key(const char *op, int64_t n, const char *b, const char *i)
+  {
+    return std::string(op) + "/" + std::to_string(n) + "/" + b + "/" + i;
+  }
+  void line(const char *s)
+  {
+    std::fputs(s, stdout);
+    std::fflush(stdout);
+    if (f_) { std::fputs(s, f_); std::fflush(f_); }
+  }
+  std::FILE *f_ = nullptr;
+  std::map<std::string, double> t_;
+};
+
+void ratio(const char *label, double a, double b, double target)
+{
+  if (std::isnan(a) || std::isnan(b)) { std::fprintf(stderr, "%s: not measured\n", label); return; }
+  std::fprintf(stderr, "%s: %.4f ms / %.4f ms = %.2fx", label, a * 1e3, b * 1e3, a / b);
+  if (target > 0) std::fprintf(stderr, " (target <= %.1fx: %s)", target, a / b <= target ? "met" : "NOT met");
+  std::fprintf(stderr, "\n");
+}
+
+// ---- timing ------------------------------------------------------------------------------------
+double median(std::vector<double> t)
+{
+  std::sort(t.begin(), t.end());
+  size_t m = t.size() / 2;
+  return t.size() % 2 ? t[m] : 0.5 * (t[m - 1] + t[m]);
+}
+
+// Stream work: prepare (untimed, on the stream before the first event) then op, timed with events.
+double time_stream(cudaStream_t s, int reps, const std::function<void()> &prepare, const std::function<void()> &op)
+{
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = -3; r < reps; ++r) {
+    if (prepare) prepare();
+    CHECK_CUDA(cudaEventRecord(a, s));
+    op();
+    CHECK_CUDA(cudaEventRecord(b, s));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    if (r >= 0) t.push_back(ms * 1e-3);
+  }
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  return median(t);
+}
+
+double wall(const std::function<void()> &f)
+{
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// StarPU work: prepare (untimed, host), then op = submission + starpu_task_wait_for_all, host
+// clock. One warm-up. A run over limit seconds (limit > 0) ends the series: *slow is set.
+double time_starpu(int reps, double limit, const std::function<void()> &prepare, const std::function<void()> &op,
+                   const std::function<void()> &after, bool *slow)
+{
+  std::vector<double> t;
+  for (int r = -1; r < reps; ++r) {
+    if (prepare) prepare();
+    double s = wall(op);
+    if (after) after();
+    if (r >= 0) t.push_back(s);
+    if (limit > 0 && s > limit) {
+      if (slow) *slow = true;
+      if (r >= 0) break;
+      // the warm-up alone was too slow: time exactly one more run
+      prepare();
+      t.push_back(wall(op));
+      if (after) after();
+      break;
+    }
+  }
+  return median(t);
+}
+
+// ---- data ----------------------------------------------------------------------------------------
+uint64_t mix(uint64_t z)
+{
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+// Uniform in [-1, 1), deterministic.
+void fill(double *v, int64_t n, uint64_t seed)
+{
+  for (int64_t i = 0; i < n; ++i) v[i] = 2.0 * ((double)(mix(seed * 0x100000001b3ULL + (uint64_t)i) >> 11) * 0x1p-53) - 1.0;
+}
+// Lower triangle of a diagonally dominant matrix (off-diagonal u/n, diagonal 2 + |u|), lda = n, as
+// bench_trsv.cpp: the substitution stays well inside the double range.
+void make_lower(double *T, int64_t n)
+{
+  fill(T, n * n, 5);
+  const double scale = 1.0 / (double)n;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      double &t = T[i + j * n];
+      t = i > j ? t * scale : i == j ? 2.0 + std::fabs(t) : 0.0;
+    }
+}
+
+double max_rel(const double *a, const double *ref, int64_t n)
+{
+  double m = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (ref[i] != 0) m = std::max(m, std::fabs(a[i] - ref[i]) / std::fabs(ref[i]));
+  return m;
+}
+
+struct Gpu {
+  cudaStream_t s;
+  exstar_cuda_stream es;
+  cublasHandle_t blas;
+  cusolverDnHandle_t solver;
+};
+
+// ---- gemv ------------------------------------------------------------------------------------------
+void bench_gemv(const Options &o, Gpu &g, Csv &csv)
+{
+  const int64_t nmax = int64_t(1) << o.max_log;
+  std::vector<double> hA(nmax * nmax), hx(nmax), y1(nmax), y2(nmax);
+  fill(hA.data(), nmax * nmax, 3);
+  fill(hx.data(), nmax, 4);
+  double *A, *x, *y, *yc;
+  long long *acc;
+  CHECK_CUDA(cudaMalloc(&A, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&x, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&y, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&yc, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&acc, nmax * EXSTAR_ACC_WORDS * sizeof(long long)));
+  CHECK_CUDA(cudaMemcpy(A, hA.data(), nmax * nmax * sizeof(double), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(x, hx.data(), nmax * sizeof(double), cudaMemcpyHostToDevice));
+  const double one = 1.0, zero = 0.0;
+  for (int k = o.min_log; k <= o.max_log; ++k) {
+    const int64_t n = int64_t(1) << k; // A: the first n² entries, lda = n
+    for (char tr : {'N', 'T'}) {
+      const char *op = tr == 'N' ? "gemv_n" : "gemv_t";
+      double t = time_stream(g.s, o.reps, nullptr, [&] {
+        CHECK_KERNEL(exstar_cuda_acc_zero(acc, n, g.es));
+        CHECK_KERNEL(exstar_cuda_gemv_acc(tr, n, n, 1.0, A, 0, n, x, 0, 1, acc, 0, g.es));
+        CHECK_KERNEL(exstar_cuda_gemv_finish(n, 0.0, y, 0, 1, acc, 0, g.es));
+      });
+      csv.add(op, n, "cuda", "exstar-kernels", t, 8.0 * n * n);
+      t = time_stream(g.s, o.reps, nullptr, [&] {
+        CHECK_CUBLAS(cublasDgemv(g.blas, tr == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T, (int)n, (int)n, &one, A, (int)n, x,
+                                 1, &zero, yc, 1));
+      });
+      csv.add(op, n, "cuda", "cublas", t, 8.0 * n * n);
+      CHECK_CUDA(cudaMemcpy(y1.data(), y, n * sizeof(double), cudaMemcpyDeviceToHost));
+      CHECK_CUDA(cudaMemcpy(y2.data(), yc, n * sizeof(double), cudaMemcpyDeviceToHost));
+      std::fprintf(stderr, "# %s n=%lld: max |cublas - exact| / |exact| = %.3g\n", op, (long long)n,
+                   max_rel(y2.data(), y1.data(), n));
+    }
+  }
+  cudaFree(A), cudaFree(x), cudaFree(y), cudaFree(yc), cudaFree(acc);
+}
+
+// ---- trsv ------------------------------------------------------------------------------------------
+// exstar_dtrsv('L', 'N', 'N') in its blocked order, issued on one stream.
+void exact_trsv_kernels(Gpu &g, int64_t n, int64_t nb, const double *T, double *x, long long *accs)
+{
+  for (int64_t I0 = 0; I0 < n; I0 += nb) {
+    const int64_t len = std::min(nb, n - I0);
+    CHECK_KERNEL(exstar_cuda_acc_zero(accs, len, g.es));
+    if (I0 > 0) CHECK_KERNEL(exstar_cuda_gemv_acc('N', len, I0, -1.0, T, I0, n, x, 0, 1, accs, 0, g.es));
+    exstar_trsv_shape sh;
+    sh.forward = 1, sh.trans = 0, sh.unit = 0;
+    sh.nb = len;
+    sh.ldt = n;
+    sh.t0 = I0 + I0 * n;
+    CHECK_KERNEL(exstar_cuda_trsv_solve(&sh, T, accs, x, I0, 1, g.es));
+  }
+}
+
+int bench_trsv(const Options &o, Gpu &g, Csv &csv, unsigned cuda_node)
+{
+  const int64_t nmax = int64_t(1) << o.max_log;
+  double *hT = nullptr, *hx = nullptr;
+  // Host buffers of the StarPU handles: starpu_malloc pins them (CUDA workers are up).
+  if (starpu_malloc((void **)&hT, nmax * nmax * sizeof(double)) || starpu_malloc((void **)&hx, nmax * sizeof(double))) {
+    std::fprintf(stderr, "starpu_malloc failed\n");
+    std::exit(1);
+  }
+  std::vector<double> hb(nmax), x1(nmax), x2(nmax);
+  fill(hb.data(), nmax, 6);
+  double *T, *b, *x, *xc;
+  long long *accs;
+  CHECK_CUDA(cudaMalloc(&T, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&b, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&x, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&xc, nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&accs, o.trsv_nb * EXSTAR_ACC_WORDS * sizeof(long long)));
+  CHECK_CUDA(cudaMemcpy(b, hb.data(), nmax * sizeof(double), cudaMemcpyHostToDevice));
+  int bad = 0;
+  for (int k = o.min_log; k <= o.max_log; ++k) {
+    const int64_t n = int64_t(1) << k;
+    const int64_t nb = std::min(o.trsv_nb, n);
+    make_lower(hT, n);
+    CHECK_CUDA(cudaMemcpy(T, hT, n * n * sizeof(double), cudaMemcpyHostToDevice));
+    auto reset = [&](double *v) {
+      CHECK_CUDA(cudaMemcpyAsync(v, b, n * sizeof(double), cudaMemcpyDeviceToDevice, g.s));
+    };
+    double t = time_stream(g.s, o.reps, [&] { reset(x); }, [&] { exact_trsv_kernels(g, n, nb, T, x, accs); });
+    csv.add("trsv", n, "cuda", "exstar-kernels", t, 4.0 * n * n);
+    t = time_stream(g.s, o.reps, [&] { reset(xc); }, [&] {
+      CHECK_CUBLAS(cublasDtrsv(g.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, (int)n, T, (int)n,
+                               xc, 1));
+    });
+    csv.add("trsv", n, "cuda", "cublas", t, 4.0 * n * n);
+
+    // The same solve through StarPU, on handles whose data are on the GPU before the clock starts.
+    starpu_data_handle_t hTh, hxh;
+    starpu_matrix_data_register(&hTh, STARPU_MAIN_RAM, (uintptr_t)hT, (uint32_t)n, (uint32_t)n, (uint32_t)n,
+                                sizeof(double));
+    starpu_vector_data_register(&hxh, STARPU_MAIN_RAM, (uintptr_t)hx, (uint32_t)n, sizeof(double));
+    starpu_data_prefetch_on_node(hTh, cuda_node, 0);
+    auto prepare = [&] {
+      starpu_data_acquire(hxh, STARPU_W);
+      std::copy(hb.begin(), hb.begin() + n, hx);
+      starpu_data_release(hxh);
+      starpu_data_prefetch_on_node(hxh, cuda_node, 0);
+      starpu_task_wait_for_all();
+    };
+    auto run = [&] {
+      int s = exstar_dtrsv_insert('L', 'N', 'N', n, hTh, 0, 0, hxh, 0, 1, o.trsv_nb);
+      if (s != EXSTAR_SUCCESS) { std::fprintf(stderr, "exstar_dtrsv_insert: %s\n", exstar_last_error()); std::exit(1); }
+      starpu_task_wait_for_all();
+    };
+    t = time_starpu(o.reps, 0, prepare, run, nullptr, nullptr);
+    csv.add("trsv", n, "starpu-cuda", "exstar", t, 4.0 * n * n);
+    starpu_data_unregister(hxh); // brings x home
+    starpu_data_unregister(hTh);
+
+    CHECK_CUDA(cudaMemcpy(x1.data(), x, n * sizeof(double), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(x2.data(), xc, n * sizeof(double), cudaMemcpyDeviceToHost));
+    const bool same = std::memcmp(x1.data(), hx, n * sizeof(double)) == 0;
+    bad += !same;
+    std::fprintf(stderr, "# trsv n=%lld: kernels vs StarPU %s; max |cublas - exact| / |exact| = %.3g\n",
+                 (long long)n, same ? "bit-identical" : "DIFFER", max_rel(x2.data(), x1.data(), n));
+  }
+  cudaFree(T), cudaFree(b), cudaFree(x), cudaFree(xc), cudaFree(accs);
+  starpu_free(hT);
+  starpu_free(hx);
+  return bad;
+}
+
+// ---- LU ----------------------------------------------------------------------------------------------
+int bench_lu(const Options &o, Gpu &g, Csv &csv, unsigned cuda_node)
+{
+  const int64_t nmax = int64_t(1) << o.lu_max_log;
+  double *hA = nullptr;
+  int32_t *hp = nullptr;
+  if (starpu_malloc((void **)&hA, nmax * nmax * sizeof(double)) || starpu_malloc((void **)&hp, nmax * sizeof(int32_t))) {
+    std::fprintf(stderr, "starpu_malloc failed\n");
+    std::exit(1);
+  }
+  std::vector<double> A0(nmax * nmax), first, plainA, cus(nmax * nmax);
+  double *dA0, *dA, *work;
+  int *dipiv, *dinfo;
+  CHECK_CUDA(cudaMalloc(&dA0, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dA, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dipiv, nmax * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dinfo, sizeof(int)));
+  bool slow_exact = false, slow_plain = false;
+  int bad = 0;
+  for (int k = o.lu_min_log; k <= o.lu_max_log; ++k) {
+    const int64_t n = int64_t(1) << k;
+    const int ni = (int)n;
+    fill(A0.data(), n * n, 7 + k);
+    CHECK_CUDA(cudaMemcpy(dA0, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice));
+    int lwork = 0;
+    CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(g.solver, ni, ni, dA, ni, &lwork));
+    CHECK_CUDA(cudaMalloc(&work, (size_t)std::max(lwork, 1) * sizeof(double)));
+    double t = time_stream(g.s, o.lu_reps, [&] {
+      CHECK_CUDA(cudaMemcpyAsync(dA, dA0, n * n * sizeof(double), cudaMemcpyDeviceToDevice, g.s));
+    }, [&] { CHECK_CUSOLVER(cusolverDnDgetrf(g.solver, ni, ni, dA, ni, work, dipiv, dinfo)); });
+    csv.add("getrf", n, "cuda", "cusolver", t, 8.0 * n * n);
+    CHECK_CUDA(cudaMemcpy(cus.data(), dA, n * n * sizeof(double), cudaMemcpyDeviceToHost));
+    cudaFree(work);
+
+    starpu_data_handle_t hAh, hph;
+    starpu_matrix_data_register(&hAh, STARPU_MAIN_RAM, (uintptr_t)hA, (uint32_t)n, (uint32_t)n, (uint32_t)n,
+                                sizeof(double));
+    starpu_vector_data_register(&hph, STARPU_MAIN_RAM, (uintptr_t)hp, (uint32_t)n, sizeof(int32_t));
+    auto prepare = [&] {
+      starpu_data_acquire(hAh, STARPU_W);
+      std::copy(A0.begin(), A0.begin() + n * n, hA);
+      starpu_data_release(hAh);
+      starpu_data_prefetch_on_node(hAh, cuda_node, 0);
+      starpu_data_prefetch_on_node(hph, cuda_node, 0);
+      starpu_task_wait_for_all();
+    };
+    auto run_graph = [&](bool plain) {
+      int s = plain ? exstar_dgetrf_plain_insert(n, n, hAh, hph) : exstar_dgetrf_insert(n, n, hAh, hph, 0);
+      if (s != EXSTAR_SUCCESS) { std::fprintf(stderr, "getrf insert: %s\n", exstar_last_error()); std::exit(1); }
+      starpu_task_wait_for_all();
+    };
+    // After each exact run (untimed): the factors must be the first run's, bit for bit.
+    first.clear();
+    bool repro = true;
+    auto after_exact = [&] {
+      starpu_data_acquire(hAh, STARPU_R);
+      if (first.empty()) first.assign(hA, hA + n * n);
+      else if (!std::equal(first.begin(), first.end(), hA)) repro = false;
+      starpu_data_release(hAh);
+    };
+    if (!slow_exact) {
+      t = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] { run_graph(false); }, after_exact, &slow_exact);
+      csv.add("getrf", n, "starpu-cuda", "exstar", t, 8.0 * n * n);
+      if (slow_exact) std::fprintf(stderr, "# getrf n=%lld: exact LU over %g s: larger sizes skipped\n", (long long)n, o.lu_limit);
+    }
+    if (!slow_plain) {
+      auto after_plain = [&] {
+        starpu_data_acquire(hAh, STARPU_R);
+        plainA.assign(hA, hA + n * n);
+        starpu_data_release(hAh);
+      };
+      t = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] { run_graph(true); }, after_plain, &slow_plain);
+      csv.add("getrf", n, "starpu-cuda", "exstar-plain", t, 8.0 * n * n);
+      if (slow_plain) std::fprintf(stderr, "# getrf n=%lld: plain LU over %g s: larger sizes skipped\n", (long long)n, o.lu_limit);
+    }
+    starpu_data_unregister(hph);
+    starpu_data_unregister(hAh);
+    bad += !repro;
+    if (!first.empty())
+      std::fprintf(stderr, "# getrf n=%lld: exact factors %s over runs; max rel. diff. to exact: cusolver %.3g, plain graph %.3g\n",
+                   (long long)n, repro ? "bit-identical" : "DIFFER", max_rel(cus.data(), first.data(), n * n),
+                   plainA.empty() ? NAN : max_rel(plainA.data(), first.data(), n * n));
+    plainA.clear();
+  }
+  cudaFree(dA0), cudaFree(dA), cudaFree(dipiv), cudaFree(dinfo);
+  starpu_free(hA);
+  starpu_free(hp);
+  return bad;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  Options o = parse(argc, argv);
+  setenv("STARPU_SILENT", "1", 0);
+  // StarPU first: its CUDA worker sets up the device; this program's streams share the context.
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  cfg.backends = EXSTAR_BACKEND_CUDA | (o.ncpu > 0 ? EXSTAR_BACKEND_CPU : 0u);
+  cfg.ncpus = o.ncpu;
+  cfg.nopencl = 0;
+  cfg.ncuda = 1;
+  cfg.sched = o.sched.c_str();
+  cfg.require = 1;
+  if (exstar_init(&cfg) != EXSTAR_SUCCESS) {
+    std::fprintf(stderr, "exstar_init (CUDA worker): %s\n", exstar_last_error());
+    return 1;
+  }
+  int cuda_worker = -1;
+  if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &cuda_worker, 1) < 1) {
+    std::fprintf(stderr, "no StarPU CUDA worker\n");
+    return 1;
+  }
+  const unsigned cuda_node = starpu_worker_get_memory_node(cuda_worker);
+  int dev = starpu_worker_get_devid(cuda_worker);
+  CHECK_CUDA(cudaSetDevice(dev));
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+  std::fprintf(stderr, "# device %d: %s, %d SMs; StarPU: %d CUDA worker(s), %d CPU worker(s), scheduler %s\n", dev,
+               prop.name, prop.multiProcessorCount, exstar_worker_count(EXSTAR_BACKEND_CUDA),
+               exstar_worker_count(EXSTAR_BACKEND_CPU), o.sched.c_str());
+
+  Gpu g;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
+  g.es = reinterpret_cast<exstar_cuda_stream>(g.s);
+  CHECK_CUBLAS(cublasCreate(&g.blas));
+  CHECK_CUBLAS(cublasSetStream(g.blas, g.s));
+  CHECK_CUSOLVER(cusolverDnCreate(&g.solver));
+  CHECK_CUSOLVER(cusolverDnSetStream(g.solver, g.s));
+
+  Csv csv(o.csv);
+  int bad = 0;
+  if (has_op(o, "gemv")) bench_gemv(o, g, csv);
+  if (has_op(o, "trsv")) bad += bench_trsv(o, g, csv, cuda_node);
+  if (has_op(o, "lu")) bad += bench_lu(o, g, csv, cuda_node);
+
+  std::fprintf(stderr, "# summary:\n");
+  const int64_t n = int64_t(1) << o.max_log, nl = int64_t(1) << o.lu_max_log;
+  char label[160];
+  if (has_op(o, "gemv")) {
+    std::snprintf(label, sizeof label, "#   gemv N, n = %lld: exact kernels / cublasDgemv", (long long)n);
+    ratio(label, csv.get("gemv_n", n, "cuda", "exstar-kernels"), csv.get("gemv_n", n, "cuda", "cublas"), 1.5);
+    std::snprintf(label, sizeof label, "#   gemv T, n = %lld: exact kernels / cublasDgemv", (long long)n);
+    ratio(label, csv.get("gemv_t", n, "cuda", "exstar-kernels"), csv.get("gemv_t", n, "cuda", "cublas"), 1.5);
+  }
+  if (has_op(o, "trsv")) {
+    std::snprintf(label, sizeof label, "#   trsv, n = %lld: exact kernels (blocked order) / cublasDtrsv", (long long)n);
+    ratio(label, csv.get("trsv", n, "cuda", "exstar-kernels"), csv.get("trsv", n, "cuda", "cublas"), 2.0);
+    std::snprintf(label, sizeof label, "#   trsv, n = %lld: exact, StarPU graph / cublasDtrsv", (long long)n);
+    ratio(label, csv.get("trsv", n, "starpu-cuda", "exstar"), csv.get("trsv", n, "cuda", "cublas"), 2.0);
+  }
+  if (has_op(o, "lu"))
+    for (int64_t m = int64_t(1) << o.lu_min_log; m <= nl; m *= 2) {
+      std::snprintf(label, sizeof label, "#   getrf, n = %lld: exact / plain graph", (long long)m);
+      ratio(label, csv.get("getrf", m, "starpu-cuda", "exstar"), csv.get("getrf", m, "starpu-cuda", "exstar-plain"), 2.0);
+      std::snprintf(label, sizeof label, "#   getrf, n = %lld: exact / cusolverDnDgetrf", (long long)m);
+      ratio(label, csv.get("getrf", m, "starpu-cuda", "exstar"), csv.get("getrf", m, "cuda", "cusolver"), 0);
+    }
+  if (bad) std::fprintf(stderr, "# %d bit check(s) FAILED\n", bad);
+
+  cusolverDnDestroy(g.solver);
+  cublasDestroy(g.blas);
+  cudaStreamDestroy(g.s);
+  if (exstar_shutdown() != EXSTAR_SUCCESS) std::fprintf(stderr, "exstar_shutdown: %s\n", exstar_last_error());
+  return bad ? 1 : 0;
+}
