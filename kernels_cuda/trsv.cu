@@ -45,8 +45,12 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
     int flags = exstar_trsv_row_terms_cuda_atomic(sacc, fpe, s.forward, s.trans, s.unit, 0, s.nb, r, t, s.t0,
                                                   s.ldt, y, fy, incy, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0) flags |= exstar_sum_step_atomic(sacc, fpe, y[fy + r * incy]);
-    exstar_acc_flush_fpe_atomic(sacc, fpe);
-    if (flags) atomicOr(&sflags, flags);
+    // Merge the warp's expansions by shuffles first: one flush per warp instead of one per
+    // thread keeps the shared atomics (all on the same few digits) from serialising.
+    exstar_cuda_warp_merge_fpe(sacc, fpe);
+    if ((threadIdx.x & 31) == 0) exstar_acc_flush_fpe_atomic(sacc, fpe);
+    flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
+    if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
     __syncthreads();
     if (threadIdx.x == 0) {
       exstar_acc_add_flags_private(sacc, sflags);

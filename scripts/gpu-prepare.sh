@@ -15,4 +15,6 @@ rm -rf "$dir/build" && mkdir -p "$dir/build"
  find . -type d \( -name CMakeFiles -o -name Testing -o -name prefix -o -name consumer-build \) -prune -o \
       \( -type f -o -type l \) ! -name '*.o' ! -name '*.a' -print | tar -cf - -T - | (cd "$dir/build" && tar -xf -))
 [ -d "$dir/bundle" ] || BUNDLE_XZ=1 bash scripts/bundle-gpu.sh build-gpu/exstar "$dir/bundle"
+# the library under test comes from the build tree (kept current), never from the bundle
+rm -f "$dir"/bundle/lib/libexstar.so*
 du -sh "$dir"

@@ -10,6 +10,7 @@ mkdir -p "$out" /work
 [ -e /work/main ] || ln -s "$root" /work/main
 mkdir -p "$root/build-gpu" && rm -rf "$root/build-gpu/exstar" && ln -s "$root/$dir/build" "$root/build-gpu/exstar"
 . "$dir/bundle/env.sh"
+export LD_LIBRARY_PATH=$root/$dir/build:$LD_LIBRARY_PATH
 export STARPU_SILENT=1
 nvidia-smi -L | tee "$out/device.txt"
 cd "$root/build-gpu/exstar"
