@@ -2,6 +2,7 @@
 #include "progress.hpp"
 #include "cli.hpp"
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
@@ -67,7 +68,10 @@ CallResult run_with_progress(const std::string &label, const std::function<int()
     finished.notify_one();
   });
   const auto start = Clock::now();
-  const auto quiet = std::chrono::milliseconds(500), frame = std::chrono::milliseconds(100);
+  // Short calls draw nothing; EXSTAR_PROGRESS_AFTER_MS moves that threshold (the tests set 0).
+  const char *after = std::getenv("EXSTAR_PROGRESS_AFTER_MS");
+  const auto quiet = std::chrono::milliseconds(after ? std::atol(after) : 500);
+  const auto frame = std::chrono::milliseconds(20);
   TaskCounter tasks;
   bool drawn = false;
   unsigned tick = 0;
