@@ -246,23 +246,44 @@ EXSTAR_FN double exstar_special_result(exstar_i64 nan, exstar_i64 pinf, exstar_i
   return 0.0;
 }
 
-/* Correct rounding (RNE) of the nonnegative normalized digits d (all in [0,2^32)) scaled by
- * 2^EMIN, with the sign given separately. Subnormal results and overflow to inf included. */
-EXSTAR_FN double exstar_round_magnitude(const exstar_i64 d[EXSTAR_ACC_NDIGITS], int negative)
+/* Low part of a digit in [-2^31, 2^31): x - low is a multiple of 2^32 (a signed split). */
+EXSTAR_FN exstar_i64 exstar_digit_signed_low(exstar_i64 x)
 {
-  int t = EXSTAR_ACC_NDIGITS - 1;
-  while (t >= 0 && d[t] == 0) --t;
+  const exstar_u64 bias = ((exstar_u64)1) << (EXSTAR_ACC_DIGIT_BITS - 1);
+  return (exstar_i64)(((exstar_u64)x + bias) & EXSTAR_ACC_DIGIT_MASK) - (exstar_i64)bias;
+}
+
+/* One signed carry-save pass over the digits, in place, top-down: each digit below the top
+ * becomes its signed low part plus the carry of the digit below it. Value-preserving, and no
+ * dependency from one step to the next (cheap even on one GPU thread). Two passes bring every
+ * digit below the top into [-2^31-1, 2^31+1), so |Σ_{i<t} d_i 2^(32i)| < 2^(32t): the topmost
+ * nonzero digit then has the sign of the whole value. */
+EXSTAR_FN void exstar_digits_signed_pass(exstar_i64 d[EXSTAR_ACC_NDIGITS])
+{
+  const int top = EXSTAR_ACC_NDIGITS - 1;
+  exstar_i64 below = d[top - 1];
+  d[top] += (below - exstar_digit_signed_low(below)) / (((exstar_i64)1) << EXSTAR_ACC_DIGIT_BITS);
+  for (int i = top - 1; i >= 1; --i) {
+    below = d[i - 1];
+    d[i] = exstar_digit_signed_low(d[i]) +
+           (below - exstar_digit_signed_low(below)) / (((exstar_i64)1) << EXSTAR_ACC_DIGIT_BITS);
+  }
+  d[0] = exstar_digit_signed_low(d[0]);
+}
+
+/* Correct rounding (RNE) of sign * M * 2^EMIN where M's top digits are dt (nonzero, at digit
+ * index t), d1, d2 (each in [0, 2^32)) and sticky says whether anything below d2 is nonzero.
+ * Subnormal results and overflow to inf included. */
+EXSTAR_FN double exstar_round_top(exstar_u64 dt, exstar_u64 d1, exstar_u64 d2, int sticky, int t, int negative)
+{
   exstar_u64 sign = negative ? EXSTAR_U64(0x8000000000000000) : 0;
-  if (t < 0) return exstar_from_bits(sign); /* exact zero: the caller picks the sign */
-  if (t == EXSTAR_ACC_NDIGITS - 1)          /* the headroom digit: far above 2^1024 */
+  if (t >= EXSTAR_ACC_NDIGITS - 1)          /* the headroom digit: far above 2^1024 */
     return exstar_from_bits(sign | EXSTAR_U64(0x7ff0000000000000));
-  /* W: the 96 bits of digits t, t-1, t-2, top-aligned into hi (64 bits) + sticky */
-  exstar_u64 d1 = t >= 1 ? (exstar_u64)d[t - 1] : 0, d2 = t >= 2 ? (exstar_u64)d[t - 2] : 0;
-  exstar_u64 top = ((exstar_u64)d[t] << 32) | d1;         /* digit t nonzero: bit set in 32..63 */
+  /* w: the 96 bits of dt, d1, d2, top-aligned into 64 bits + sticky */
+  exstar_u64 top = (dt << 32) | d1;         /* dt nonzero: bit set in 32..63 */
   int lz = exstar_clz64(top);
   exstar_u64 w = lz ? (top << lz) | (d2 >> (32 - lz)) : top; /* lz < 32 */
-  int sticky = (lz ? ((d2 << (32 + lz)) != 0) : (d2 != 0));
-  for (int i = t - 3; i >= 0 && !sticky; --i) sticky = d[i] != 0;
+  sticky = sticky || (lz ? ((d2 << (32 + lz)) != 0) : (d2 != 0));
   /* bit 63 of w has absolute position b: value of that bit is 2^(b + EMIN) */
   int b = t * EXSTAR_ACC_DIGIT_BITS + 31 - lz;
   int lead = b + EXSTAR_ACC_EMIN;                 /* exponent of the leading bit */
@@ -287,27 +308,42 @@ EXSTAR_FN double exstar_round_magnitude(const exstar_i64 d[EXSTAR_ACC_NDIGITS], 
   return exstar_from_bits(sign | bits);
 }
 
-/* Rounds a private accumulator copy (it is normalized and negated in place). */
+/* Rounds a private accumulator copy (its digits are rewritten in place). Work: two
+ * carry-save passes and two scans over the digits, then a window of four digits. */
 EXSTAR_FN double exstar_acc_round_private(exstar_i64 acc[EXSTAR_ACC_WORDS])
 {
   int done;
   double r = exstar_special_result(acc[EXSTAR_ACC_COUNT_NAN], acc[EXSTAR_ACC_COUNT_PINF],
                                    acc[EXSTAR_ACC_COUNT_NINF], &done);
   if (done) return r;
-  for (int i = 0; i < EXSTAR_ACC_NDIGITS - 1; ++i) acc[i + 1] += exstar_digit_carry(&acc[i]);
-  int negative = acc[EXSTAR_ACC_NDIGITS - 1] < 0;
-  if (negative) {
-    for (int i = 0; i < EXSTAR_ACC_NDIGITS; ++i) acc[i] = -acc[i];
-    for (int i = 0; i < EXSTAR_ACC_NDIGITS - 1; ++i) acc[i + 1] += exstar_digit_carry(&acc[i]);
-  }
-  r = exstar_round_magnitude(acc, negative);
-  if (r == 0.0 && !negative) { /* exact zero: -0 only when every term was -0 */
+  exstar_digits_signed_pass(acc);
+  exstar_digits_signed_pass(acc);
+  int t = EXSTAR_ACC_NDIGITS - 1;
+  while (t >= 0 && acc[t] == 0) --t;
+  if (t < 0) { /* exact zero: -0 only when every term was -0 */
     int allneg = acc[EXSTAR_ACC_COUNT_ANY] > 0 && acc[EXSTAR_ACC_COUNT_NOT_NEGZERO] == 0;
-    int t = EXSTAR_ACC_NDIGITS - 1;
-    while (t >= 0 && acc[t] == 0) --t;
-    if (t < 0 && allneg) r = exstar_from_bits(EXSTAR_U64(0x8000000000000000));
+    return exstar_from_bits(allneg ? EXSTAR_U64(0x8000000000000000) : 0);
   }
-  return r;
+  int negative = acc[t] < 0;
+  if (t == EXSTAR_ACC_NDIGITS - 1) return exstar_round_top(1, 0, 0, 0, t, negative);
+  /* The magnitude's window: digits L..t made nonnegative and carried; what lies below L only
+   * decides a borrow (when its sign is opposite) and the sticky bit. */
+  int L = t >= 3 ? t - 3 : 0;
+  int u = L - 1;
+  while (u >= 0 && acc[u] == 0) --u;
+  int sticky = u >= 0;
+  exstar_i64 w[5];
+  exstar_i64 carry = (sticky && ((acc[u] < 0) != negative)) ? -1 : 0;
+  for (int i = L; i <= t; ++i) {
+    w[i - L] = (negative ? -acc[i] : acc[i]) + carry;
+    carry = exstar_digit_carry(&w[i - L]);
+  }
+  w[t - L + 1] = carry; /* 0: the window is positive and its top digit below 2^31+2 */
+  int k = t - L + 1;
+  while (k > 0 && w[k] == 0) --k;
+  for (int i = k - 3; i >= 0 && !sticky; --i) sticky = w[i] != 0;
+  return exstar_round_top((exstar_u64)w[k], k >= 1 ? (exstar_u64)w[k - 1] : 0, k >= 2 ? (exstar_u64)w[k - 2] : 0,
+                          sticky, L + k, negative);
 }
 
 #endif /* EXSTAR_CORE_ACCUMULATOR_H */
