@@ -253,22 +253,23 @@ EXSTAR_FN exstar_i64 exstar_digit_signed_low(exstar_i64 x)
   return (exstar_i64)(((exstar_u64)x + bias) & EXSTAR_ACC_DIGIT_MASK) - (exstar_i64)bias;
 }
 
-/* One signed carry-save pass over the digits, in place, top-down: each digit below the top
- * becomes its signed low part plus the carry of the digit below it. Value-preserving, and no
- * dependency from one step to the next (cheap even on one GPU thread). Two passes bring every
+/* Digit i after one signed carry-save pass over the digits: each digit below the top becomes
+ * its signed low part plus the carry of the digit below it (below: digit i-1 before the pass).
+ * Value-preserving, and no dependency between digits (cheap, and parallel). Two passes bring every
  * digit below the top into [-2^31-1, 2^31+1), so |Σ_{i<t} d_i 2^(32i)| < 2^(32t): the topmost
  * nonzero digit then has the sign of the whole value. */
+EXSTAR_FN exstar_i64 exstar_digit_after_pass(exstar_i64 di, exstar_i64 below, int i)
+{
+  exstar_i64 carry = i > 0 ? (below - exstar_digit_signed_low(below)) / (((exstar_i64)1) << EXSTAR_ACC_DIGIT_BITS) : 0;
+  return (i == EXSTAR_ACC_NDIGITS - 1 ? di : exstar_digit_signed_low(di)) + carry;
+}
+
+/* The pass in place, top-down (digit i-1 is still the one before the pass when digit i is
+ * rewritten). GPU kernels may instead run exstar_digit_after_pass on all digits in parallel. */
 EXSTAR_FN void exstar_digits_signed_pass(exstar_i64 d[EXSTAR_ACC_NDIGITS])
 {
-  const int top = EXSTAR_ACC_NDIGITS - 1;
-  exstar_i64 below = d[top - 1];
-  d[top] += (below - exstar_digit_signed_low(below)) / (((exstar_i64)1) << EXSTAR_ACC_DIGIT_BITS);
-  for (int i = top - 1; i >= 1; --i) {
-    below = d[i - 1];
-    d[i] = exstar_digit_signed_low(d[i]) +
-           (below - exstar_digit_signed_low(below)) / (((exstar_i64)1) << EXSTAR_ACC_DIGIT_BITS);
-  }
-  d[0] = exstar_digit_signed_low(d[0]);
+  for (int i = EXSTAR_ACC_NDIGITS - 1; i >= 1; --i) d[i] = exstar_digit_after_pass(d[i], d[i - 1], i);
+  d[0] = exstar_digit_after_pass(d[0], 0, 0);
 }
 
 /* Correct rounding (RNE) of sign * M * 2^EMIN where M's top digits are dt (nonzero, at digit
@@ -308,16 +309,13 @@ EXSTAR_FN double exstar_round_top(exstar_u64 dt, exstar_u64 d1, exstar_u64 d2, i
   return exstar_from_bits(sign | bits);
 }
 
-/* Rounds a private accumulator copy (its digits are rewritten in place). Work: two
- * carry-save passes and two scans over the digits, then a window of four digits. */
-EXSTAR_FN double exstar_acc_round_private(exstar_i64 acc[EXSTAR_ACC_WORDS])
+/* Rounds an accumulator whose digits went through two signed carry-save passes. */
+EXSTAR_FN double exstar_acc_round_carried(const exstar_i64 acc[EXSTAR_ACC_WORDS])
 {
   int done;
   double r = exstar_special_result(acc[EXSTAR_ACC_COUNT_NAN], acc[EXSTAR_ACC_COUNT_PINF],
                                    acc[EXSTAR_ACC_COUNT_NINF], &done);
   if (done) return r;
-  exstar_digits_signed_pass(acc);
-  exstar_digits_signed_pass(acc);
   int t = EXSTAR_ACC_NDIGITS - 1;
   while (t >= 0 && acc[t] == 0) --t;
   if (t < 0) { /* exact zero: -0 only when every term was -0 */
@@ -344,6 +342,15 @@ EXSTAR_FN double exstar_acc_round_private(exstar_i64 acc[EXSTAR_ACC_WORDS])
   for (int i = k - 3; i >= 0 && !sticky; --i) sticky = w[i] != 0;
   return exstar_round_top((exstar_u64)w[k], k >= 1 ? (exstar_u64)w[k - 1] : 0, k >= 2 ? (exstar_u64)w[k - 2] : 0,
                           sticky, L + k, negative);
+}
+
+/* Rounds a private accumulator copy (its digits are rewritten in place). Work: two
+ * carry-save passes and two scans over the digits, then a window of four digits. */
+EXSTAR_FN double exstar_acc_round_private(exstar_i64 acc[EXSTAR_ACC_WORDS])
+{
+  exstar_digits_signed_pass(acc);
+  exstar_digits_signed_pass(acc);
+  return exstar_acc_round_carried(acc);
 }
 
 #endif /* EXSTAR_CORE_ACCUMULATOR_H */

@@ -29,6 +29,28 @@ namespace {
 constexpr int kThreads = EXSTAR_CUDA_TRSV_THREADS;
 static_assert(kThreads % 32 == 0, "block size");
 
+// The two signed carry-save passes of the rounding (core/accumulator.h), every digit by its
+// own thread: the one thread that rounds then only scans and reads a four-digit window.
+__device__ __forceinline__ void carry_save_passes(exstar_i64 *sacc)
+{
+  constexpr int kRounds = (EXSTAR_ACC_NDIGITS + kThreads - 1) / kThreads;
+  for (int pass = 0; pass < 2; ++pass) {
+    exstar_i64 nd[kRounds];
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      const int i = threadIdx.x + r * kThreads;
+      if (i < EXSTAR_ACC_NDIGITS) nd[r] = exstar_digit_after_pass(sacc[i], i > 0 ? sacc[i - 1] : 0, i);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      const int i = threadIdx.x + r * kThreads;
+      if (i < EXSTAR_ACC_NDIGITS) sacc[i] = nd[r];
+    }
+    __syncthreads();
+  }
+}
+
 __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, const double *__restrict__ t,
                                                          const exstar_i64 *__restrict__ accs, double *y,
                                                          long long fy, long long incy)
@@ -52,9 +74,10 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
     flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
     if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
     __syncthreads();
+    carry_save_passes(sacc);
     if (threadIdx.x == 0) {
       exstar_acc_add_flags_private(sacc, sflags);
-      const double v = exstar_acc_round_private(sacc);
+      const double v = exstar_acc_round_carried(sacc);
       y[fy + r * incy] = s.unit ? v : v / exstar_trsv_elem_cuda_atomic(t, s.t0, s.ldt, s.trans, r, r);
     }
     __syncthreads(); // y_r written before the next row reads it; sacc free again
