@@ -309,15 +309,17 @@ EXSTAR_FN double exstar_round_top(exstar_u64 dt, exstar_u64 d1, exstar_u64 d2, i
   return exstar_from_bits(sign | bits);
 }
 
-/* Rounds an accumulator whose digits went through two signed carry-save passes. */
-EXSTAR_FN double exstar_acc_round_carried(const exstar_i64 acc[EXSTAR_ACC_WORDS])
+/* Rounds an accumulator whose digits went through two signed carry-save passes, given t, the
+ * index of its topmost nonzero digit (-1: none), and u, the topmost nonzero digit below
+ * exstar_round_window_low(t) (-1: none). GPU kernels find t and u with all their threads. */
+EXSTAR_FN int exstar_round_window_low(int t) { return t >= 3 ? t - 3 : 0; }
+
+EXSTAR_FN double exstar_acc_round_at(const exstar_i64 acc[EXSTAR_ACC_WORDS], int t, int u)
 {
   int done;
   double r = exstar_special_result(acc[EXSTAR_ACC_COUNT_NAN], acc[EXSTAR_ACC_COUNT_PINF],
                                    acc[EXSTAR_ACC_COUNT_NINF], &done);
   if (done) return r;
-  int t = EXSTAR_ACC_NDIGITS - 1;
-  while (t >= 0 && acc[t] == 0) --t;
   if (t < 0) { /* exact zero: -0 only when every term was -0 */
     int allneg = acc[EXSTAR_ACC_COUNT_ANY] > 0 && acc[EXSTAR_ACC_COUNT_NOT_NEGZERO] == 0;
     return exstar_from_bits(allneg ? EXSTAR_U64(0x8000000000000000) : 0);
@@ -326,9 +328,7 @@ EXSTAR_FN double exstar_acc_round_carried(const exstar_i64 acc[EXSTAR_ACC_WORDS]
   if (t == EXSTAR_ACC_NDIGITS - 1) return exstar_round_top(1, 0, 0, 0, t, negative);
   /* The magnitude's window: digits L..t made nonnegative and carried; what lies below L only
    * decides a borrow (when its sign is opposite) and the sticky bit. */
-  int L = t >= 3 ? t - 3 : 0;
-  int u = L - 1;
-  while (u >= 0 && acc[u] == 0) --u;
+  int L = exstar_round_window_low(t);
   int sticky = u >= 0;
   exstar_i64 w[5];
   exstar_i64 carry = (sticky && ((acc[u] < 0) != negative)) ? -1 : 0;
@@ -342,6 +342,16 @@ EXSTAR_FN double exstar_acc_round_carried(const exstar_i64 acc[EXSTAR_ACC_WORDS]
   for (int i = k - 3; i >= 0 && !sticky; --i) sticky = w[i] != 0;
   return exstar_round_top((exstar_u64)w[k], k >= 1 ? (exstar_u64)w[k - 1] : 0, k >= 2 ? (exstar_u64)w[k - 2] : 0,
                           sticky, L + k, negative);
+}
+
+/* The same, finding t and u by scanning. */
+EXSTAR_FN double exstar_acc_round_carried(const exstar_i64 acc[EXSTAR_ACC_WORDS])
+{
+  int t = EXSTAR_ACC_NDIGITS - 1;
+  while (t >= 0 && acc[t] == 0) --t;
+  int u = t >= 0 ? exstar_round_window_low(t) - 1 : -1;
+  while (u >= 0 && acc[u] == 0) --u;
+  return exstar_acc_round_at(acc, t, u);
 }
 
 /* Rounds a private accumulator copy (its digits are rewritten in place). Work: two

@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
                                                          long long fy, long long incy)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_WORDS];
-  __shared__ int sflags;
+  __shared__ int sflags, stop, slow;
   for (long long step = 0; step < s.nb; ++step) {
     const long long r = s.forward ? step : s.nb - 1 - step;
     for (int w = threadIdx.x; w < EXSTAR_ACC_WORDS; w += blockDim.x) sacc[w] = accs[r * EXSTAR_ACC_WORDS + w];
@@ -75,9 +75,20 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
     if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
     __syncthreads();
     carry_save_passes(sacc);
+    // the rounding's two scans (topmost nonzero digit t, then topmost nonzero digit u below
+    // the four-digit window), by every thread
+    if (threadIdx.x == 0) stop = -1, slow = -1;
+    __syncthreads();
+    for (int i = threadIdx.x; i < EXSTAR_ACC_NDIGITS; i += kThreads)
+      if (sacc[i] != 0) atomicMax(&stop, i);
+    __syncthreads();
+    const int low = stop >= 0 ? exstar_round_window_low(stop) : 0;
+    for (int i = threadIdx.x; i < low; i += kThreads)
+      if (sacc[i] != 0) atomicMax(&slow, i);
+    __syncthreads();
     if (threadIdx.x == 0) {
       exstar_acc_add_flags_private(sacc, sflags);
-      const double v = exstar_acc_round_carried(sacc);
+      const double v = exstar_acc_round_at(sacc, stop, slow);
       y[fy + r * incy] = s.unit ? v : v / exstar_trsv_elem_cuda_atomic(t, s.t0, s.ldt, s.trans, r, r);
     }
     __syncthreads(); // y_r written before the next row reads it; sacc free again
