@@ -5,6 +5,11 @@
 // thread its share, FPE in registers, spills with shared atomics) to a __shared__ copy of the
 // row's accumulator, then thread 0 rounds it once and divides once. Every step is exact, so
 // any block size gives the same bits as the CPU.
+// Two-component expansions (as dot.cu): a row has at most a block's worth of terms, and the
+// warp merge of the expansions is serial work in the critical path. Bits never depend on it.
+#ifndef EXSTAR_FPE_N
+#define EXSTAR_FPE_N 2
+#endif
 #include "kernels_cuda/trsv.h"
 #include "kernels_cuda/acc_cuda.cuh"
 
