@@ -206,7 +206,7 @@ void write_plot(const std::string &csv, const std::string &png)
   FILE *f = std::fopen(gp.c_str(), "w");
   if (!f) return;
   std::fprintf(f,
-               "set terminal pngcairo size 1200,500\nset output '%s'\nset datafile separator ','\n"
+               "set terminal pngcairo noenhanced size 1200,500\nset output '%s'\nset datafile separator ','\n"
                "set logscale xy\nset format x '1e%%T'\nset format y '1e%%T'\nset key left top\n"
                "set xlabel 'cond_inf(A)'\nset yrange [1e-18:10]\nset multiplot layout 1,2\n",
                png.c_str());
