@@ -2,7 +2,7 @@
  * one (key, index) pair (core/iamax.h) in __local memory and writes it to part[2*group];
  * exstar_iamax_combine (one work-item) folds the parts into the state. Every step keeps the
  * winner of a strict total order, so the geometry never changes the result. */
-#include "core/iamax.h"
+#include "kernels_cl/iamax_cl.clh"
 #include "core/strides.h"
 
 #define EXSTAR_CL_IAMAX_WG 256
@@ -19,16 +19,7 @@ void exstar_iamax_part(long n, __global const double *x, long offx, long incx, l
     if (exstar_iamax_beats(k, base + i, key, idx)) key = k, idx = base + i;
   }
   size_t lid = get_local_id(0);
-  lkey[lid] = key;
-  lidx[lid] = idx;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = EXSTAR_CL_IAMAX_WG / 2; s > 0; s /= 2) {
-    if (lid < s && exstar_iamax_beats(lkey[lid + s], lidx[lid + s], lkey[lid], lidx[lid])) {
-      lkey[lid] = lkey[lid + s];
-      lidx[lid] = lidx[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  exstar_cl_iamax_group(lkey, lidx, EXSTAR_CL_IAMAX_WG, key, idx);
   if (lid == 0) {
     part[2 * get_group_id(0)] = lkey[0];
     part[2 * get_group_id(0) + 1] = lidx[0];

@@ -2,7 +2,7 @@
  * column j (iamax order of core/iamax.h: any split gives the same winner), writes ipiv and
  * interchanges the two rows in columns 0..j. exstar_lu_plain_*: the plain-double baseline
  * (not reproducible, not exact). Matrices column-major, element (r, c) at a[offa + r + c*lda]. */
-#include "core/iamax.h"
+#include "kernels_cl/iamax_cl.clh"
 
 #define EXSTAR_CL_LU_WG 256
 
@@ -16,16 +16,7 @@ void exstar_lu_pivot(long m, long j, __global double *a, long offa, long lda, __
     exstar_i64 k = exstar_iamax_key(a[offa + i + j * lda]);
     if (exstar_iamax_beats(k, i, key, idx)) key = k, idx = i;
   }
-  lkey[lid] = key;
-  lidx[lid] = idx;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = EXSTAR_CL_LU_WG / 2; s > 0; s /= 2) {
-    if (lid < s && exstar_iamax_beats(lkey[lid + s], lidx[lid + s], lkey[lid], lidx[lid])) {
-      lkey[lid] = lkey[lid + s];
-      lidx[lid] = lidx[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  exstar_cl_iamax_group(lkey, lidx, EXSTAR_CL_LU_WG, key, idx);
   long p = (long)lidx[0];
   if (lid == 0) ipiv[offipiv + j] = (int)(p + 1);
   if (p == j) return;
