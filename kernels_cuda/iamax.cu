@@ -4,7 +4,7 @@
 // so the geometry never changes the result.
 #include "kernels_cuda/level1.h"
 #include "kernels_cuda/level1_util.cuh"
-#include "core/iamax.h"
+#include "kernels_cuda/iamax_block.cuh"
 #include "core/strides.h"
 
 namespace {
@@ -21,17 +21,7 @@ __global__ void __launch_bounds__(kThreads) iamax_part_kernel(long long n, const
     const exstar_i64 k = exstar_iamax_key(x[fx + i * incx]);
     if (exstar_iamax_beats(k, base + i, key, idx)) key = k, idx = base + i;
   }
-  skey[threadIdx.x] = key;
-  sidx[threadIdx.x] = idx;
-  __syncthreads();
-  for (int s = kThreads / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s && exstar_iamax_beats(skey[threadIdx.x + s], sidx[threadIdx.x + s], skey[threadIdx.x],
-                                              sidx[threadIdx.x])) {
-      skey[threadIdx.x] = skey[threadIdx.x + s];
-      sidx[threadIdx.x] = sidx[threadIdx.x + s];
-    }
-    __syncthreads();
-  }
+  exstar_cuda_iamax_block<kThreads>(skey, sidx, key, idx);
   if (threadIdx.x == 0) {
     part[2 * blockIdx.x] = skey[0];
     part[2 * blockIdx.x + 1] = sidx[0];

@@ -2,7 +2,7 @@
 // core/iamax.h, so the split never changes the winner; then the row interchange) and the
 // plain-double column update of the baseline.
 #include "kernels_cuda/lu.h"
-#include "core/iamax.h"
+#include "kernels_cuda/iamax_block.cuh"
 #include <cuda_runtime.h>
 
 namespace {
@@ -24,16 +24,7 @@ __global__ void __launch_bounds__(kThreads) pivot_kernel(long long m, long long 
     const exstar_i64 k = exstar_iamax_key(a[offa + i + j * lda]);
     if (exstar_iamax_beats(k, i, key, idx)) key = k, idx = i;
   }
-  skey[tid] = key;
-  sidx[tid] = idx;
-  __syncthreads();
-  for (int s = kThreads / 2; s > 0; s /= 2) {
-    if (tid < s && exstar_iamax_beats(skey[tid + s], sidx[tid + s], skey[tid], sidx[tid])) {
-      skey[tid] = skey[tid + s];
-      sidx[tid] = sidx[tid + s];
-    }
-    __syncthreads();
-  }
+  exstar_cuda_iamax_block<kThreads>(skey, sidx, key, idx);
   const long long p = sidx[0];
   if (tid == 0) ipiv[offipiv + j] = (int32_t)(p + 1);
   if (p == j) return;
