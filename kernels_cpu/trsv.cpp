@@ -1,8 +1,11 @@
 // trsv on the CPU: diagonal-block solve, residual of refinement, refinement update.
-// One row at a time: a private copy of the row's accumulator gets b_r and the in-block terms
-// (core/trsv.inc), is rounded once, then divided once.
+// One row at a time: the row's value RN(acc + b_r - in-block terms) comes from the checked
+// fast rounding (core/checked_round.h) when it proves itself, else from a private copy of the
+// row's accumulator that gets b_r and the in-block terms (core/trsv.inc) and is rounded
+// exactly. Either way it is the same double; it is then divided once.
 #include "kernels_cpu/trsv.h"
 #include "kernels_cpu/acc_cpu.h"
+#include "core/checked_round.h"
 
 #define EXSTAR_TRSV_ACC_PTR exstar_i64 *
 #define EXSTAR_TRSV_OPS_SFX _cpu
@@ -27,6 +30,20 @@ double row_value(const exstar_trsv_shape *s, const double *t, const exstar_i64 *
   return exstar_acc_round_private(a);
 }
 
+// The same value on the fast path; 0 when it declines (then row_value decides).
+int row_value_fast(const exstar_trsv_shape *s, const double *t, const exstar_i64 *acc, double b,
+                   const double *src, int64_t fs, int64_t incs, int64_t r, double *v)
+{
+  double fpe[EXSTAR_FPE_N], bound;
+  if (!exstar_row_fast_init(acc, fpe, &bound) || !exstar_fpe_add_checked(fpe, b)) return 0;
+  const int64_t kb = s->forward ? 0 : r + 1, ke = s->forward ? r : s->nb;
+  for (int64_t k = kb; k < ke; ++k)
+    if (!exstar_fpe_add_product_checked(fpe, -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k),
+                                        src[fs + k * incs]))
+      return 0;
+  return exstar_fpe_round_checked(fpe, bound, v);
+}
+
 } // namespace
 
 void exstar_cpu_trsv_solve(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs,
@@ -35,7 +52,10 @@ void exstar_cpu_trsv_solve(const exstar_trsv_shape *s, const double *t, const ex
   const int64_t fy = exstar_first_index(s->nb, offy, incy);
   for (int64_t step = 0; step < s->nb; ++step) {
     const int64_t r = s->forward ? step : s->nb - 1 - step;
-    double v = row_value(s, t, accs + r * EXSTAR_ACC_WORDS, y[fy + r * incy], 0, y, fy, incy, r);
+    const exstar_i64 *acc = accs + r * EXSTAR_ACC_WORDS;
+    double v;
+    if (!row_value_fast(s, t, acc, y[fy + r * incy], y, fy, incy, r, &v))
+      v = row_value(s, t, acc, y[fy + r * incy], 0, y, fy, incy, r);
     y[fy + r * incy] = s->unit ? v : v / exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, r);
   }
 }

@@ -1,0 +1,111 @@
+// The checked fast rounding (core/checked_round.h) against MPFR: whenever it accepts, its
+// result is RN of the exact value, on every input class; it declines exact ties, zeros and
+// specials; and it does accept typical rows (else trsv would silently take the slow path).
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+#include "kernels_cpu/kernels_cpu.h"
+#include "kernels_cpu/acc_cpu.h"
+#include "core/checked_round.h"
+#include "tests/cases.hpp"
+#include <vector>
+
+using namespace exstar_test;
+
+namespace {
+
+using acc_t = std::vector<exstar_i64>;
+
+// A row as trsv sees it: an accumulator holding the exact Σ x_i·y_i of the first `split`
+// terms (normalized or as raw digit sums), the rest entering the FPE as products.
+struct attempt {
+  bool accepted;
+  double value;
+};
+
+attempt checked_value(const std::vector<double> &x, const std::vector<double> &y, size_t split, bool normalize,
+                      bool last_separate = false)
+{
+  acc_t acc(EXSTAR_ACC_WORDS, 0);
+  for (size_t i = 0; i < split; ++i) { // raw digit sums: the form a REDUX merge leaves
+    double fpe[EXSTAR_FPE_N] = {};
+    exstar_acc_add_flags_cpu(acc.data(), exstar_dot_step_cpu(acc.data(), fpe, x[i], y[i]));
+    exstar_acc_flush_fpe_cpu(acc.data(), fpe);
+  }
+  if (normalize) exstar_acc_normalize_cpu(acc.data());
+  double fpe[EXSTAR_FPE_N], bound;
+  attempt a{false, 0.0};
+  if (!exstar_row_fast_init(acc.data(), fpe, &bound)) return a;
+  // the last product as trsv's critical path takes it, when there is one
+  const size_t last = split < x.size() && last_separate ? x.size() - 1 : x.size();
+  for (size_t i = split; i < last; ++i)
+    if (!exstar_fpe_add_product_checked(fpe, x[i], y[i])) return a;
+  a.accepted = last < x.size() ? exstar_fpe_round_checked_product(fpe, x[last], y[last], bound, &a.value) != 0
+                               : exstar_fpe_round_checked(fpe, bound, &a.value) != 0;
+  return a;
+}
+
+std::vector<double> ones(size_t n) { return std::vector<double>(n, 1.0); }
+
+} // namespace
+
+TEST_CASE("an accepted checked rounding is RN of the exact value (MPFR), every input class", "[core][checked]")
+{
+  int accepted = 0, tried = 0;
+  for (const reduction_case &c : dot_cases(false))
+    for (size_t split : {size_t(0), c.x.size() / 3, c.x.size()})
+      for (int variant = 0; variant < 4; ++variant) {
+        const bool normalize = variant & 1, last_separate = variant & 2;
+        attempt a = checked_value(c.x, c.y, split, normalize, last_separate);
+        ++tried;
+        if (!a.accepted) continue;
+        ++accepted;
+        INFO(c.name << ", split " << split << ", normalized " << normalize << ", last separate " << last_separate);
+        CHECK(same_bits(a.value, c.expected));
+      }
+  INFO(accepted << " of " << tried << " accepted");
+  CHECK(accepted > 0);
+}
+
+TEST_CASE("rows of well-scaled random terms take the fast path", "[core][checked]")
+{
+  Rng rng(7);
+  for (int n : {1, 2, 16, 255, 1000})
+    for (size_t split : {size_t(0), size_t(n / 2), size_t(n)}) {
+      std::vector<double> x = gen_uniform(n, rng), y = gen_uniform(n, rng);
+      attempt a = checked_value(x, y, split, false, n % 2 == 0);
+      INFO("n = " << n << ", split " << split);
+      REQUIRE(a.accepted);
+      CHECK(same_bits(a.value, ref_dot(x, y)));
+    }
+}
+
+TEST_CASE("exact ties, zeros and special values are declined", "[core][checked]")
+{
+  // 2^53 + 1 lies exactly between two doubles; split between accumulator and FPE either way
+  const std::vector<double> tie = {0x1p53, 1.0};
+  for (size_t split : {size_t(0), size_t(1), size_t(2)}) CHECK_FALSE(checked_value(tie, ones(2), split, true).accepted);
+  const std::vector<double> zero = {1.5, -1.5};
+  for (size_t split : {size_t(0), size_t(1), size_t(2)}) CHECK_FALSE(checked_value(zero, ones(2), split, true).accepted);
+  const double inf = HUGE_VAL;
+  for (const std::vector<double> &x : {std::vector<double>{1.0, inf}, std::vector<double>{1.0, std::nan("")},
+                                       std::vector<double>{0x1p-1000, 0x1p-1000}, std::vector<double>{0x1p1010, 1.0}})
+    for (size_t split : {size_t(0), size_t(1), size_t(2)}) {
+      attempt a = checked_value(x, ones(2), split, true);
+      if (a.accepted) CHECK(same_bits(a.value, ref_sum(x))); // never accepted wrongly
+    }
+}
+
+TEST_CASE("values a hair off a tie round the right way or are declined", "[core][checked]")
+{
+  for (int e = 54; e <= 160; e += 7) {
+    for (double sgn : {1.0, -1.0}) {
+      // 2^53 + 1 ± 2^-e·2^53, one part in the accumulator, the rest as products
+      const std::vector<double> x = {0x1p53, 1.0, sgn * std::ldexp(1.0, 53 - e)};
+      for (size_t split : {size_t(0), size_t(1), size_t(2), size_t(3)}) {
+        attempt a = checked_value(x, ones(3), split, true, split == 1);
+        INFO("e = " << e << ", sign " << sgn << ", split " << split);
+        if (a.accepted) CHECK(same_bits(a.value, ref_sum(x)));
+      }
+    }
+  }
+}
