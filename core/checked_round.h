@@ -2,16 +2,15 @@
  *
  * Rounding a long accumulator exactly costs passes over its 199 digits. trsv pays one per row,
  * and on its critical path (row r needs x_{r-1}). This file gives the fast path around it:
- *   1. exstar_row_fast_init reads a row's accumulator A once, off the critical path, as a
- *      short FPE (its top 160 bits, compressed to two doubles) plus a bound on what is left;
- *   2. the row's own terms enter that FPE exactly (exstar_fpe_add_checked and
- *      exstar_fpe_add_product_checked refuse what would need the accumulator);
- *   3. exstar_fpe_round_checked computes r = RN(FPE) with a rigorous bound on |exact - r| and
- *      accepts r only when the bound puts the exact value strictly inside r's rounding
- *      interval, so r IS the correct rounding.
+ *   1. exstar_bdd_init_acc reads a row's accumulator A once, off the critical path: its top
+ *      160 bits and a bound on what is left, into a bounded double-double (hi + lo, err);
+ *   2. the row's own terms enter it (exstar_bdd_add, exstar_bdd_add_product), each adding a
+ *      rigorous bound of its rounding errors to err;
+ *   3. exstar_bdd_round accepts hi only when err puts the exact value strictly inside hi's
+ *      rounding interval, so hi IS the correct rounding.
  * Whenever a step declines (ties and near-ties, zero results and their signs, NaN, inf, tiny
- * and huge values, FPE spills), the caller rounds the accumulator the exact way. Both paths
- * give RN of the same exact value: the bits never depend on which one ran.
+ * and huge values, products outside the TwoProd window), the caller rounds the accumulator the
+ * exact way. Both paths give RN of the same exact value: the bits never depend on the path.
  *
  * Include after accumulator.h. Pointer arguments are generic (CPU and CUDA). */
 #ifndef EXSTAR_CORE_CHECKED_ROUND_H
@@ -49,7 +48,7 @@ EXSTAR_FN exstar_i64 exstar_acc_digit2(const exstar_i64 *acc, int i)
 }
 
 /* The accumulator's value A as head[0..EXSTAR_HEAD_DIGITS) (exact doubles, one per digit) plus
- * a rest with |rest| < *rest_bound (0 when the rest is exactly 0). Returns 0 when the fast path
+ * a rest with |rest| < *rest_bound (0 when A has no digits below the head). Returns 0 when the fast path
  * cannot represent A: special terms counted, |A| out of the window. A == 0 is fine. */
 EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIGITS], double *rest_bound)
 {
@@ -57,12 +56,12 @@ EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIG
     return 0;
   for (int k = 0; k < EXSTAR_HEAD_DIGITS; ++k) head[k] = 0.0;
   *rest_bound = 0.0;
-  /* topmost nonzero digit, eight at a time: the loads of a group do not wait on each other */
+  /* topmost nonzero digit, sixteen at a time: the loads of a group do not wait on each other */
   int t = -1;
-  for (int g = EXSTAR_ACC_NDIGITS - 1; g >= 0 && t < 0; g -= 8) {
-    exstar_i64 w[10];
-    for (int k = 0; k < 10; ++k) w[k] = g - k >= 0 ? acc[g - k] : 0;
-    for (int k = 0; k < 8 && t < 0; ++k)
+  for (int g = EXSTAR_ACC_NDIGITS - 1; g >= 0 && t < 0; g -= 16) {
+    exstar_i64 w[18];
+    for (int k = 0; k < 18; ++k) w[k] = g - k >= 0 ? acc[g - k] : 0;
+    for (int k = 0; k < 16 && t < 0; ++k)
       if (g - k >= 0 && exstar_digit_after_two_passes(w[k], w[k + 1], w[k + 2], g - k) != 0) t = g - k;
   }
   if (t < 0) return 1;
@@ -71,12 +70,11 @@ EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIG
   if (t == EXSTAR_ACC_NDIGITS - 1 || top > EXSTAR_CHECKED_TOP_EXP || top < EXSTAR_CHECKED_MIN_EXP) return 0;
   for (int k = 0; k < EXSTAR_HEAD_DIGITS && t - k >= 0; ++k)
     head[k] = (double)exstar_acc_digit2(acc, t - k) * exstar_pow2(EXSTAR_ACC_DIGIT_BITS * (t - k) + EXSTAR_ACC_EMIN);
-  const int low = t - EXSTAR_HEAD_DIGITS + 1; /* lowest head digit */
-  for (int i = low - 1; i >= 0; --i)
-    if (exstar_acc_digit2(acc, i) != 0) {
-      *rest_bound = exstar_pow2(EXSTAR_ACC_DIGIT_BITS * low + EXSTAR_ACC_EMIN);
-      break;
-    }
+  /* The rest, digits below the head, is below one unit of the lowest head digit. It is not
+   * scanned: a zero rest would only matter to values within 2^-129 of a tie, and those take
+   * the exact path anyway (a bound, not the rest, is what the check needs). */
+  const int low = t - EXSTAR_HEAD_DIGITS + 1;
+  if (low > 0) *rest_bound = exstar_pow2(EXSTAR_ACC_DIGIT_BITS * low + EXSTAR_ACC_EMIN);
   return 1;
 }
 
@@ -86,41 +84,62 @@ EXSTAR_FN int exstar_is_exact_zero_product(double a, double b)
   return (a == 0.0 || b == 0.0) && a - a == 0.0 && b - b == 0.0;
 }
 
-/* fpe += x exactly (x any double); 0 when the fast path cannot take it (inf, NaN, too large,
- * or a spill: the FPE would need the accumulator). An exact zero adds nothing. */
-EXSTAR_FN int exstar_fpe_add_checked(double fpe[EXSTAR_FPE_N], double x)
+/* A bounded double-double: the exact value is hi + lo + ξ with |ξ| <= err, and hi + lo is
+ * normalized by TwoSum (hi = RN(hi + lo)). Adding a term costs a TwoSum, two rounded
+ * additions whose errors go into err, and a TwoSum: a short chain, unlike an FPE's cascade. */
+typedef struct {
+  double hi, lo, err;
+} exstar_bdd;
+
+/* Each rounded addition below errs by at most 2^-53 of its result (2^-52 is charged: slack
+ * for the roundings of err's own sum), plus 2^-1060 in case the result is subnormal. */
+#define EXSTAR_BDD_REL 0x1p-52
+#define EXSTAR_BDD_ABS 0x1p-1060
+
+/* d += p + q, for p, q finite with |p|, |q| < EXSTAR_FPE_TERM_MAX (an exact TwoProd pair or a
+ * double and 0). */
+EXSTAR_FN void exstar_bdd_add_pair(exstar_bdd *d, double p, double q)
 {
-  if (x == 0.0) return 1;
+  double e1;
+  const double s = exstar_two_sum(d->hi, p, &e1);
+  const double u = d->lo + q;  /* rounded */
+  const double t = u + e1;     /* rounded */
+  d->hi = exstar_two_sum(s, t, &d->lo);
+  d->err += (fabs(u) + fabs(t)) * EXSTAR_BDD_REL + EXSTAR_BDD_ABS;
+}
+
+/* d += x; 0 when x is beyond the fast path (inf, NaN, too large). An exact zero adds nothing. */
+EXSTAR_FN int exstar_bdd_add(exstar_bdd *d, double x)
+{
   if (!(fabs(x) < EXSTAR_FPE_TERM_MAX)) return 0;
-  return exstar_fpe_add(fpe, x) == 0.0;
+  exstar_bdd_add_pair(d, x, 0.0);
+  return 1;
 }
 
-/* fpe += a*b exactly; 0 as above (and for products outside the TwoProd window). An exact
- * zero product adds nothing. */
-EXSTAR_FN int exstar_fpe_add_product_checked(double fpe[EXSTAR_FPE_N], double a, double b)
+/* d += a*b exactly-bounded; 0 when the product is outside the TwoProd window (and not an exact
+ * zero). The arithmetic runs either way, so a group of threads can stay in step. */
+EXSTAR_FN int exstar_bdd_add_product(exstar_bdd *d, double a, double b)
 {
-  double p, e;
-  if (exstar_two_prod_fast(a, b, &p, &e)) return exstar_fpe_add(fpe, p) == 0.0 && exstar_fpe_add(fpe, e) == 0.0;
-  return exstar_is_exact_zero_product(a, b);
+  double p, q;
+  int ok = exstar_two_prod_fast(a, b, &p, &q);
+  if (!ok) {
+    ok = exstar_is_exact_zero_product(a, b);
+    p = q = 0.0;
+  }
+  exstar_bdd_add_pair(d, p, q);
+  return ok;
 }
 
-/* Starts a row on the fast path: fpe := the head of acc (compressed to two doubles), *bound :=
- * a bound on |A - fpe|. Returns 0 when the row must take the exact path. */
-EXSTAR_FN int exstar_row_fast_init(const exstar_i64 *acc, double fpe[EXSTAR_FPE_N], double *bound)
+/* Starts a row: d := the accumulator's value, within err. 0 when the fast path cannot. */
+EXSTAR_FN int exstar_bdd_init_acc(const exstar_i64 *acc, exstar_bdd *d)
 {
   double head[EXSTAR_HEAD_DIGITS], rest;
-  exstar_fpe_zero(fpe);
+  d->hi = d->lo = 0.0;
+  d->err = 0.0;
   if (!exstar_acc_head(acc, head, &rest)) return 0;
-  /* VecSum: Σ head == s + Σ err exactly; lo = fl(Σ err) misses by < 2^-51 Σ|err| (3 additions) */
-  double s = head[0], lo = 0.0, abs_err = 0.0;
-  for (int k = 1; k < EXSTAR_HEAD_DIGITS; ++k) {
-    double err;
-    s = exstar_two_sum(s, head[k], &err);
-    lo += err;
-    abs_err += fabs(err);
-  }
-  *bound = rest + abs_err * 0x1p-49 + 0x1p-1000;
-  return exstar_fpe_add_checked(fpe, s) && exstar_fpe_add_checked(fpe, lo);
+  for (int k = 0; k < EXSTAR_HEAD_DIGITS; ++k) exstar_bdd_add_pair(d, head[k], 0.0);
+  d->err += 2.0 * rest; /* doubled: slack for the roundings of err's later sums */
+  return 1;
 }
 
 /* Half the distance from r (normal, nonzero) to its nearer neighbour: the exact values within
@@ -133,47 +152,17 @@ EXSTAR_FN double exstar_half_gap(double r)
   return exstar_from_bits(((exstar_u64)(e - (pow2 ? 54 : 53))) << 52);
 }
 
-/* RN(Σ v + δ) for m doubles v and an unknown |δ| <= bound, into *y, when provably correct;
- * else 0. (m <= 16, |v_k| < 2^1000 in magnitude.)
- *   Σ v == s + Σ err exactly (VecSum), ρ = fl(Σ err) misses by < 2^-49 Σ|err| (m <= 16),
- *   (r, e) = TwoSum(s, ρ): exact = r + e + ξ with |ξ| <= u = 2^-48 Σ|err| + bound,
- *   and r is RN(exact) when |e| + u < half_gap(r). The comparison keeps a 2^-45 margin for
- *   its own roundings. */
-EXSTAR_FN int exstar_round_checked(const double *v, int m, double bound, double *y)
+/* RN(exact) into *y when provably right, else 0: exact = hi + lo + ξ and hi = RN(hi + lo),
+ * so hi is RN(exact) when |lo| + err < half_gap(hi) (a 2^-45 margin covers the rounding of
+ * that sum). Declines values outside [2^-900, 2^1000), NaN, and zero (whose sign needs the
+ * exact path). */
+EXSTAR_FN int exstar_bdd_round(const exstar_bdd *d, double *y)
 {
-  double s = v[0], rho = 0.0, abs_err = 0.0;
-  for (int k = 1; k < m; ++k) {
-    double err;
-    s = exstar_two_sum(s, v[k], &err);
-    rho += err;
-    abs_err += fabs(err);
-  }
-  double e;
-  const double r = exstar_two_sum(s, rho, &e);
-  if (!(fabs(r) >= EXSTAR_CHECKED_MIN && fabs(r) < EXSTAR_FPE_HEAD_MAX)) return 0; /* NaN too */
-  const double u = abs_err * 0x1p-48 + bound;
-  if (!(fabs(e) + u < exstar_half_gap(r) * (1.0 - 0x1p-45))) return 0;
+  const double r = d->hi;
+  if (!(fabs(r) >= EXSTAR_CHECKED_MIN && fabs(r) < EXSTAR_FPE_HEAD_MAX)) return 0;
+  if (!(fabs(d->lo) + d->err < exstar_half_gap(r) * (1.0 - 0x1p-45))) return 0;
   *y = r;
   return 1;
-}
-
-EXSTAR_FN int exstar_fpe_round_checked(const double fpe[EXSTAR_FPE_N], double bound, double *y)
-{
-  return exstar_round_checked(fpe, EXSTAR_FPE_N, bound, y);
-}
-
-/* The same for Σ fpe + a*b, without adding the product to the FPE first: the shorter chain
- * when a*b is the row's last term (trsv's critical path). */
-EXSTAR_FN int exstar_fpe_round_checked_product(const double fpe[EXSTAR_FPE_N], double a, double b, double bound,
-                                               double *y)
-{
-  double v[EXSTAR_FPE_N + 2];
-  if (!exstar_two_prod_fast(a, b, &v[0], &v[1])) {
-    if (!exstar_is_exact_zero_product(a, b)) return 0;
-    v[0] = v[1] = 0.0; /* an exact zero */
-  }
-  for (int k = 0; k < EXSTAR_FPE_N; ++k) v[k + 2] = fpe[k];
-  return exstar_round_checked(v, EXSTAR_FPE_N + 2, bound, y);
 }
 
 #endif /* EXSTAR_CORE_CHECKED_ROUND_H */

@@ -34,14 +34,13 @@ double row_value(const exstar_trsv_shape *s, const double *t, const exstar_i64 *
 int row_value_fast(const exstar_trsv_shape *s, const double *t, const exstar_i64 *acc, double b,
                    const double *src, int64_t fs, int64_t incs, int64_t r, double *v)
 {
-  double fpe[EXSTAR_FPE_N], bound;
-  if (!exstar_row_fast_init(acc, fpe, &bound) || !exstar_fpe_add_checked(fpe, b)) return 0;
+  exstar_bdd d;
+  if (!exstar_bdd_init_acc(acc, &d) || !exstar_bdd_add(&d, b)) return 0;
   const int64_t kb = s->forward ? 0 : r + 1, ke = s->forward ? r : s->nb;
   for (int64_t k = kb; k < ke; ++k)
-    if (!exstar_fpe_add_product_checked(fpe, -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k),
-                                        src[fs + k * incs]))
+    if (!exstar_bdd_add_product(&d, -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k), src[fs + k * incs]))
       return 0;
-  return exstar_fpe_round_checked(fpe, bound, v);
+  return exstar_bdd_round(&d, v);
 }
 
 } // namespace

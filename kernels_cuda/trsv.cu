@@ -2,14 +2,14 @@
 // (one thread per row), refinement update (one thread per element).
 //
 // Solve, row-parallel: thread i owns row i of a chunk of blockDim.x rows. It reads its row's
-// accumulator once as the FPE of core/checked_round.h, adds b_i and the terms of the rows
-// solved before its chunk, and then, as each row j of the chunk is solved, the one term
-// -t_ij·x_j. Row j's own thread rounds its FPE with the checked rounding and divides: the
-// critical path per row is one product, one short FPE and one check, with one __syncthreads.
-// When the check declines (ties, zeros, specials, spills; rare), the whole block computes
-// row j the exact way (slow_row: a shared copy of the accumulator gets every term with
-// atomics and is rounded exactly). Both give RN of the same exact value: identical bits,
-// and the same bits as the CPU, for any block size.
+// accumulator once into the bounded double-double of core/checked_round.h, adds b_i and the
+// terms of the rows solved before its chunk, and then, as each row j of the chunk is solved,
+// the one term -t_ij·x_j. Row j's own thread rounds with the checked rounding and divides: the
+// critical path per row is one product, a short chain of additions, one check, one division
+// and one __syncthreads. When the check declines (ties, zeros, specials; rare), the whole block
+// computes row j the exact way (slow_row: a shared copy of the accumulator gets every term with
+// atomics and is rounded exactly). Both give RN of the same exact value: identical bits, and
+// the same bits as the CPU, for any block size.
 #ifndef EXSTAR_FPE_N
 #define EXSTAR_FPE_N 4
 #endif
@@ -68,7 +68,7 @@ struct slow_scratch {
 // RN(acc_r + b_r - Σ in-block terms) the exact way, by the whole block (every thread calls
 // it; __syncthreads inside): a shared copy of the accumulator, the terms with atomics, the
 // carry-save passes and the digit scans on all threads, one rounding by thread 0.
-__device__ double slow_row(slow_scratch &w, const exstar_trsv_shape &s, const double *__restrict__ t,
+__device__ __noinline__ double slow_row(slow_scratch &w, const exstar_trsv_shape &s, const double *__restrict__ t,
                            const exstar_i64 *__restrict__ acc, const double *y, long long fy, long long incy,
                            long long r)
 {
@@ -119,22 +119,20 @@ __device__ __forceinline__ double elem(const exstar_trsv_shape &s, const double 
 // The diagonal block comes from DRAM once, column by column, one column per row step: each
 // thread asks for its element kPrefetch steps ahead into L1, so that no step waits on DRAM.
 constexpr int kPrefetch = 8;
-__device__ __forceinline__ void prefetch_elem(const exstar_trsv_shape &s, const double *t, long long r, long long k)
-{
-  const double *p = t + (s.trans ? s.t0 + k + r * s.ldt : s.t0 + r + k * s.ldt);
-  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
+__device__ __forceinline__ void prefetch_l1(const double *p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
 
-// Row j's x from its thread's FPE plus its last term -t·x_prev (prev < 0: no such term):
-// RN, then one division. Returns 0 when the checked rounding declines.
-__device__ __forceinline__ int fast_x(const exstar_trsv_shape &s, int fast, const double fpe[EXSTAR_FPE_N],
-                                      double bound, double t_last, double x_prev, double diag, double *x)
+// Row r's elements in substitution order: t(r, row_of(step)) = p[step * stride].
+struct row_walk {
+  const double *p;
+  long long stride;
+};
+__device__ __forceinline__ row_walk walk_of(const exstar_trsv_shape &s, const double *t, long long r)
 {
-  double v;
-  if (!fast) return 0;
-  if (!exstar_fpe_round_checked_product(fpe, -t_last, x_prev, bound, &v)) return 0;
-  *x = s.unit ? v : v / diag;
-  return 1;
+  const long long along = s.trans ? 1 : s.ldt; // from column k to column k + 1 of op(T)
+  row_walk w;
+  w.p = t + s.t0 + (s.trans ? r * s.ldt : r) + (s.forward ? 0 : (s.nb - 1) * along);
+  w.stride = s.forward ? along : -along;
+  return w;
 }
 
 __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, const double *__restrict__ t,
@@ -148,48 +146,45 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
   for (long long c0 = 0; c0 < s.nb; c0 += kThreads) {
     const int len = (int)(s.nb - c0 < kThreads ? s.nb - c0 : kThreads);
     const long long r = me < len ? row_of(s, c0 + me) : 0;
+    const row_walk w = walk_of(s, t, r);
+    double *const yr = y + fy + r * incy;
     // Row state: acc_r + b_r - the terms of every row solved before this chunk.
-    double fpe[EXSTAR_FPE_N], bound = 0.0, diag = 1.0;
+    exstar_bdd d;
+    double diag = 1.0;
     int fast = 0;
     if (me < len) {
-      if (!s.unit) diag = elem(s, t, r, r);
-      fast = exstar_row_fast_init(accs + r * EXSTAR_ACC_WORDS, fpe, &bound) &&
-             exstar_fpe_add_checked(fpe, y[fy + r * incy]);
-      for (long long k = 0; k < c0 && fast; ++k) {
-        const long long rk = row_of(s, k);
-        fast = exstar_fpe_add_product_checked(fpe, -elem(s, t, r, rk), y[fy + rk * incy]);
-      }
+      if (!s.unit) diag = w.p[(c0 + me) * w.stride];
+      fast = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, *yr);
+      for (long long k = 0; k < c0 && fast; ++k)
+        fast = exstar_bdd_add_product(&d, -w.p[k * w.stride], y[fy + row_of(s, k) * incy]);
     }
-    for (int k = 1; k <= kPrefetch && k < me && me < len; ++k) prefetch_elem(s, t, r, row_of(s, c0 + k));
-    double tnext = me < len && me > 0 ? elem(s, t, r, row_of(s, c0)) : 0.0; // t(r, the next row solved)
-    if (me == 0) {
-      double x = 0.0;
-      declined[0] = !fast_x(s, fast, fpe, bound, 0.0, 0.0, diag, &x);
-      if (!declined[0]) xs[0] = y[fy + r * incy] = x;
-    }
-    __syncthreads();
-    // Iteration j: x_j is known (or computed now, the slow way); thread j+1 finishes its row
-    // with the term of x_j, the threads after it add that term to their FPE.
+    const double *pnext = w.p + c0 * w.stride; // t(r, the row solved next)
+    for (int k = 1; k <= kPrefetch && k < me && me < len; ++k) prefetch_l1(pnext + k * w.stride);
+    double tnext = me < len && me > 0 ? *pnext : 0.0;
+    // Iteration j: row j is finished by its thread (or the slow way, by the whole block); then
+    // every later row adds the term of x_j.
     for (int j = 0; j < len; ++j) {
-      const long long rj = row_of(s, c0 + j);
+      if (me == j) {
+        double v;
+        declined[j] = !(fast && exstar_bdd_round(&d, &v));
+        if (!declined[j]) xs[j] = *yr = s.unit ? v : v / diag;
+      }
+      __syncthreads();
       if (declined[j]) { // the same for every thread
+        const long long rj = row_of(s, c0 + j);
         const double v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj);
         if (me == 0) xs[j] = y[fy + rj * incy] = s.unit ? v : v / elem(s, t, rj, rj);
         __syncthreads();
       }
-      const double xj = xs[j];
-      if (me == j + 1) {
-        double x = 0.0;
-        declined[me] = !fast_x(s, fast, fpe, bound, tnext, xj, diag, &x);
-        if (!declined[me]) xs[me] = y[fy + r * incy] = x;
-      } else if (me > j + 1 && me < len) {
+      if (me > j && me < len) {
         const double tij = tnext;
-        tnext = elem(s, t, r, row_of(s, c0 + j + 1)); // j + 1 < me < len
-        if (j + 1 + kPrefetch < me) prefetch_elem(s, t, r, row_of(s, c0 + j + 1 + kPrefetch));
-        if (fast) fast = exstar_fpe_add_product_checked(fpe, -tij, xj);
+        pnext += w.stride;
+        if (me > j + 1) tnext = *pnext;
+        if (j + 1 + kPrefetch < me) prefetch_l1(pnext + kPrefetch * w.stride);
+        fast &= exstar_bdd_add_product(&d, -tij, xs[j]);
       }
-      __syncthreads();
     }
+    __syncthreads(); // the chunk's x in y before the next chunk reads them
   }
 }
 

@@ -1,4 +1,4 @@
-// The checked fast rounding (core/checked_round.h) against MPFR: whenever it accepts, its
+// The checked fast rounding (core/checked_round.h: bounded double-double) against MPFR: whenever it accepts, its
 // result is RN of the exact value, on every input class; it declines exact ties, zeros and
 // specials; and it does accept typical rows (else trsv would silently take the slow path).
 #define CATCH_CONFIG_MAIN
@@ -16,7 +16,8 @@ namespace {
 using acc_t = std::vector<exstar_i64>;
 
 // A row as trsv sees it: an accumulator holding the exact Σ x_i·y_i of the first `split`
-// terms (normalized or as raw digit sums), the rest entering the FPE as products.
+// terms (normalized or as raw digit sums), the rest entering the bounded double-double as
+// products (the last one as a plain sum term when last_separate and its y is 1).
 struct attempt {
   bool accepted;
   double value;
@@ -32,15 +33,14 @@ attempt checked_value(const std::vector<double> &x, const std::vector<double> &y
     exstar_acc_flush_fpe_cpu(acc.data(), fpe);
   }
   if (normalize) exstar_acc_normalize_cpu(acc.data());
-  double fpe[EXSTAR_FPE_N], bound;
+  exstar_bdd d;
   attempt a{false, 0.0};
-  if (!exstar_row_fast_init(acc.data(), fpe, &bound)) return a;
-  // the last product as trsv's critical path takes it, when there is one
-  const size_t last = split < x.size() && last_separate ? x.size() - 1 : x.size();
-  for (size_t i = split; i < last; ++i)
-    if (!exstar_fpe_add_product_checked(fpe, x[i], y[i])) return a;
-  a.accepted = last < x.size() ? exstar_fpe_round_checked_product(fpe, x[last], y[last], bound, &a.value) != 0
-                               : exstar_fpe_round_checked(fpe, bound, &a.value) != 0;
+  if (!exstar_bdd_init_acc(acc.data(), &d)) return a;
+  for (size_t i = split; i < x.size(); ++i)
+    if (!(last_separate && i + 1 == x.size() && y[i] == 1.0 ? exstar_bdd_add(&d, x[i])
+                                                             : exstar_bdd_add_product(&d, x[i], y[i])))
+      return a;
+  a.accepted = exstar_bdd_round(&d, &a.value) != 0;
   return a;
 }
 
