@@ -56,13 +56,21 @@ EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIG
     return 0;
   for (int k = 0; k < EXSTAR_HEAD_DIGITS; ++k) head[k] = 0.0;
   *rest_bound = 0.0;
-  /* topmost nonzero digit, sixteen at a time: the loads of a group do not wait on each other */
+  /* topmost nonzero digit, from the top, 32 raw digits at a time (the loads of a group do not
+   * wait on each other); digits i..i-29 of a group whose raw digits are all zero are zero after
+   * the passes too (digit i depends on raw digits i, i-1, i-2) */
   int t = -1;
-  for (int g = EXSTAR_ACC_NDIGITS - 1; g >= 0 && t < 0; g -= 16) {
-    exstar_i64 w[18];
-    for (int k = 0; k < 18; ++k) w[k] = g - k >= 0 ? acc[g - k] : 0;
-    for (int k = 0; k < 16 && t < 0; ++k)
+  for (int g = EXSTAR_ACC_NDIGITS - 1; g >= 0 && t < 0;) {
+    exstar_i64 w[34], any = 0;
+    for (int k = 0; k < 34; ++k) w[k] = g - k >= 0 ? acc[g - k] : 0;
+    for (int k = 0; k < 32; ++k) any |= w[k];
+    if (any == 0) {
+      g -= 30;
+      continue;
+    }
+    for (int k = 0; k < 32 && t < 0; ++k)
       if (g - k >= 0 && exstar_digit_after_two_passes(w[k], w[k + 1], w[k + 2], g - k) != 0) t = g - k;
+    g -= 32;
   }
   if (t < 0) return 1;
   /* |A| < 2^(32(t+1)+EMIN): the digits below t sum to less than one unit of digit t */

@@ -1,15 +1,12 @@
 // trsv on a CUDA device: diagonal-block solve (one block of threads), residual of refinement
 // (one thread per row), refinement update (one thread per element).
 //
-// Solve, row-parallel: thread i owns row i of a chunk of blockDim.x rows. It reads its row's
-// accumulator once into the bounded double-double of core/checked_round.h, adds b_i and the
-// terms of the rows solved before its chunk, and then, as each row j of the chunk is solved,
-// the one term -t_ij·x_j. Row j's own thread rounds with the checked rounding and divides: the
-// critical path per row is one product, a short chain of additions, one check, one division
-// and one __syncthreads. When the check declines (ties, zeros, specials; rare), the whole block
-// computes row j the exact way (slow_row: a shared copy of the accumulator gets every term with
-// atomics and is rounded exactly). Both give RN of the same exact value: identical bits, and
-// the same bits as the CPU, for any block size.
+// Solve: rows are owned by threads (one row each, a bounded double-double of
+// core/checked_round.h holding acc_r + b_r minus the terms added so far) and solved tile by
+// tile of 32 rows by the tile's warp alone (see solve_kernel): per row, one checked rounding,
+// one division, shuffles, and one term added by each later row of the tile. The exact slow
+// path (slow_row) takes over for a row whenever the check declines. Every path gives RN of
+// the same exact value: the same bits as the CPU, for any block or tile size.
 #ifndef EXSTAR_FPE_N
 #define EXSTAR_FPE_N 4
 #endif
@@ -38,25 +35,27 @@ namespace {
 constexpr int kThreads = EXSTAR_CUDA_TRSV_THREADS;
 static_assert(kThreads % 32 == 0, "block size");
 
-// The two signed carry-save passes of the rounding (core/accumulator.h), every digit by its
-// own thread: the one thread that rounds then only scans and reads a four-digit window.
-__device__ __forceinline__ void carry_save_passes(exstar_i64 *sacc)
+constexpr unsigned kFull = 0xffffffffu;
+
+// The two signed carry-save passes of the rounding (core/accumulator.h) by one warp, every
+// lane its digits: the lane that rounds then only scans and reads a four-digit window.
+__device__ __forceinline__ void warp_carry_save_passes(exstar_i64 *sacc, int lane)
 {
-  constexpr int kRounds = (EXSTAR_ACC_NDIGITS + kThreads - 1) / kThreads;
+  constexpr int kRounds = (EXSTAR_ACC_NDIGITS + 31) / 32;
   for (int pass = 0; pass < 2; ++pass) {
     exstar_i64 nd[kRounds];
 #pragma unroll
     for (int r = 0; r < kRounds; ++r) {
-      const int i = threadIdx.x + r * kThreads;
+      const int i = lane + r * 32;
       if (i < EXSTAR_ACC_NDIGITS) nd[r] = exstar_digit_after_pass(sacc[i], i > 0 ? sacc[i - 1] : 0, i);
     }
-    __syncthreads();
+    __syncwarp();
 #pragma unroll
     for (int r = 0; r < kRounds; ++r) {
-      const int i = threadIdx.x + r * kThreads;
+      const int i = lane + r * 32;
       if (i < EXSTAR_ACC_NDIGITS) sacc[i] = nd[r];
     }
-    __syncthreads();
+    __syncwarp();
   }
 }
 
@@ -65,61 +64,48 @@ struct slow_scratch {
   int flags, top, low;
 };
 
-// RN(acc_r + b_r - Σ in-block terms) the exact way, by the whole block (every thread calls
-// it; __syncthreads inside): a shared copy of the accumulator, the terms with atomics, the
-// carry-save passes and the digit scans on all threads, one rounding by thread 0.
+// RN(acc_r + b_r - Σ in-block terms) the exact way, by one warp (all its lanes call it): a
+// shared copy of the accumulator, the terms with atomics, the carry-save passes and the digit
+// scans on all lanes, one rounding by lane 0; every lane gets the result.
 __device__ __noinline__ double slow_row(slow_scratch &w, const exstar_trsv_shape &s, const double *__restrict__ t,
-                           const exstar_i64 *__restrict__ acc, const double *y, long long fy, long long incy,
-                           long long r)
+                                        const exstar_i64 *__restrict__ acc, const double *y, long long fy,
+                                        long long incy, long long r, int lane)
 {
-  __shared__ double result;
-  for (int k = threadIdx.x; k < EXSTAR_ACC_WORDS; k += blockDim.x) w.acc[k] = acc[k];
-  if (threadIdx.x == 0) w.flags = 0, w.top = -1, w.low = -1;
-  __syncthreads();
+  for (int k = lane; k < EXSTAR_ACC_WORDS; k += 32) w.acc[k] = acc[k];
+  if (lane == 0) w.flags = 0, w.top = -1, w.low = -1;
+  __syncwarp();
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
   int flags = exstar_trsv_row_terms_cuda_atomic(w.acc, fpe, s.forward, s.trans, s.unit, 0, s.nb, r, t, s.t0,
-                                                s.ldt, y, fy, incy, threadIdx.x, blockDim.x);
-  if (threadIdx.x == 0) flags |= exstar_sum_step_atomic(w.acc, fpe, y[fy + r * incy]);
-  // Merge the warp's expansions by shuffles first: one flush per warp instead of one per
-  // thread keeps the shared atomics (all on the same few digits) from serialising.
+                                                s.ldt, y, fy, incy, lane, 32);
+  if (lane == 0) flags |= exstar_sum_step_atomic(w.acc, fpe, y[fy + r * incy]);
+  // Merge the warp's expansions by shuffles first: one flush instead of one per lane keeps the
+  // shared atomics (all on the same few digits) from serialising.
   exstar_cuda_warp_merge_fpe(w.acc, fpe);
-  if ((threadIdx.x & 31) == 0) exstar_acc_flush_fpe_atomic(w.acc, fpe);
-  flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
-  if ((threadIdx.x & 31) == 0 && flags) atomicOr(&w.flags, flags);
-  __syncthreads();
-  carry_save_passes(w.acc);
+  if (lane == 0) exstar_acc_flush_fpe_atomic(w.acc, fpe);
+  flags = (int)__reduce_or_sync(kFull, (unsigned)flags);
+  __syncwarp();
+  warp_carry_save_passes(w.acc, lane);
   // the rounding's two scans: topmost nonzero digit, then topmost nonzero one below its window
-  for (int i = threadIdx.x; i < EXSTAR_ACC_NDIGITS; i += blockDim.x)
+  for (int i = lane; i < EXSTAR_ACC_NDIGITS; i += 32)
     if (w.acc[i] != 0) atomicMax(&w.top, i);
-  __syncthreads();
+  __syncwarp();
   const int below = w.top >= 0 ? exstar_round_window_low(w.top) : 0;
-  for (int i = threadIdx.x; i < below; i += blockDim.x)
+  for (int i = lane; i < below; i += 32)
     if (w.acc[i] != 0) atomicMax(&w.low, i);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    exstar_acc_add_flags_private(w.acc, w.flags);
-    result = exstar_acc_round_at(w.acc, w.top, w.low);
+  __syncwarp();
+  double v = 0.0;
+  if (lane == 0) {
+    exstar_acc_add_flags_private(w.acc, flags);
+    v = exstar_acc_round_at(w.acc, w.top, w.low);
   }
-  __syncthreads();
-  return result;
+  return __shfl_sync(kFull, v, 0);
 }
 
 __device__ __forceinline__ long long row_of(const exstar_trsv_shape &s, long long step)
 {
   return s.forward ? step : s.nb - 1 - step;
 }
-
-__device__ __forceinline__ double elem(const exstar_trsv_shape &s, const double *__restrict__ t, long long r,
-                                       long long k)
-{
-  return exstar_trsv_elem_cuda_atomic(t, s.t0, s.ldt, s.trans, r, k);
-}
-
-// The diagonal block comes from DRAM once, column by column, one column per row step: each
-// thread asks for its element kPrefetch steps ahead into L1, so that no step waits on DRAM.
-constexpr int kPrefetch = 8;
-__device__ __forceinline__ void prefetch_l1(const double *p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
 
 // Row r's elements in substitution order: t(r, row_of(step)) = p[step * stride].
 struct row_walk {
@@ -135,54 +121,84 @@ __device__ __forceinline__ row_walk walk_of(const exstar_trsv_shape &s, const do
   return w;
 }
 
+// d += Σ_{k < len} -t(r, step k0 + k)·x_k for a tile (len <= 32): the tile's elements are
+// loaded first, all at once (one memory latency, not one a term), then added with two
+// independent chains (their latencies overlap), merged at the end. 0 when a term declines.
+__device__ __forceinline__ int add_tile_terms(exstar_bdd &d, const row_walk &w, long long k0, int len,
+                                              const double *xs)
+{
+  double a[32];
+#pragma unroll
+  for (int k = 0; k < 32; ++k) a[k] = k < len ? w.p[(k0 + k) * w.stride] : 0.0;
+  exstar_bdd d2 = {0.0, 0.0, 0.0};
+  int ok = 1;
+#pragma unroll
+  for (int k = 0; k < 32; k += 2) {
+    if (k < len) ok &= exstar_bdd_add_product(&d, -a[k], xs[k]);
+    if (k + 1 < len) ok &= exstar_bdd_add_product(&d2, -a[k + 1], xs[k + 1]);
+  }
+  exstar_bdd_add_pair(&d, d2.hi, d2.lo);
+  d.err += d2.err;
+  return ok;
+}
+
+// The diagonal block, tile by tile of 32 rows: warp g owns rows 32g.. of a chunk of
+// blockDim.x rows, each lane one row with its bounded double-double (core/checked_round.h):
+// acc_r + b_r - the terms of the rows solved before. Warp g solves its 32 rows on its own,
+// lane after lane (the lane of row j rounds with the checked rounding and divides; a shuffle
+// hands x_j to the lanes after it, which add its term): no block barrier inside a tile. Then
+// one barrier, and every later warp adds the tile's 32 terms at once. When the check declines
+// (ties, zeros, specials; rare), the warp computes row j the exact way (slow_row). Both give
+// RN of the same exact value: the same bits as the CPU, for any block or tile size.
 __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, const double *__restrict__ t,
                                                          const exstar_i64 *__restrict__ accs, double *y,
                                                          long long fy, long long incy)
 {
   __shared__ slow_scratch scratch;
   __shared__ double xs[kThreads];
-  __shared__ int declined[kThreads];
-  const int me = threadIdx.x;
+  __shared__ double tile[32][33]; // the tile's op(T)(row, col), read by its warp; padded
+  const int me = threadIdx.x, lane = me & 31, warp = me >> 5;
   for (long long c0 = 0; c0 < s.nb; c0 += kThreads) {
     const int len = (int)(s.nb - c0 < kThreads ? s.nb - c0 : kThreads);
-    const long long r = me < len ? row_of(s, c0 + me) : 0;
+    const bool mine = me < len;
+    const long long r = mine ? row_of(s, c0 + me) : 0;
     const row_walk w = walk_of(s, t, r);
-    double *const yr = y + fy + r * incy;
-    // Row state: acc_r + b_r - the terms of every row solved before this chunk.
-    exstar_bdd d;
+    exstar_bdd d = {0.0, 0.0, 0.0};
     double diag = 1.0;
     int fast = 0;
-    if (me < len) {
+    if (mine) {
       if (!s.unit) diag = w.p[(c0 + me) * w.stride];
-      fast = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, *yr);
+      fast = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, y[fy + r * incy]);
       for (long long k = 0; k < c0 && fast; ++k)
         fast = exstar_bdd_add_product(&d, -w.p[k * w.stride], y[fy + row_of(s, k) * incy]);
     }
-    const double *pnext = w.p + c0 * w.stride; // t(r, the row solved next)
-    for (int k = 1; k <= kPrefetch && k < me && me < len; ++k) prefetch_l1(pnext + k * w.stride);
-    double tnext = me < len && me > 0 ? *pnext : 0.0;
-    // Iteration j: row j is finished by its thread (or the slow way, by the whole block); then
-    // every later row adds the term of x_j.
-    for (int j = 0; j < len; ++j) {
-      if (me == j) {
-        double v;
-        declined[j] = !(fast && exstar_bdd_round(&d, &v));
-        if (!declined[j]) xs[j] = *yr = s.unit ? v : v / diag;
+    for (int g = 0; g * 32 < len; ++g) {
+      const int g0 = g * 32, glen = len - g0 < 32 ? len - g0 : 32;
+      if (warp == g) {
+        // the tile's lower part, one row per lane: tile[lane][j] = t(r, step c0 + g0 + j)
+        for (int j = 0; j < lane && j < glen; ++j) tile[lane][j] = w.p[(c0 + g0 + j) * w.stride];
+        __syncwarp();
+        for (int j = 0; j < glen; ++j) {
+          double v, x = 0.0;
+          int ok = lane == j && fast && exstar_bdd_round(&d, &v);
+          if (ok) x = s.unit ? v : v / diag;
+          ok = __shfl_sync(kFull, ok, j);
+          x = __shfl_sync(kFull, x, j);
+          if (!ok) {
+            const long long rj = row_of(s, c0 + g0 + j);
+            v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj, lane);
+            x = s.unit ? v : v / __shfl_sync(kFull, diag, j);
+          }
+          if (lane == j) {
+            y[fy + r * incy] = x;
+            xs[g0 + j] = x;
+          }
+          if (lane > j && lane < glen) fast &= exstar_bdd_add_product(&d, -tile[lane][j], x);
+          __syncwarp(); // y and xs written before a slow row reads them
+        }
       }
       __syncthreads();
-      if (declined[j]) { // the same for every thread
-        const long long rj = row_of(s, c0 + j);
-        const double v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj);
-        if (me == 0) xs[j] = y[fy + rj * incy] = s.unit ? v : v / elem(s, t, rj, rj);
-        __syncthreads();
-      }
-      if (me > j && me < len) {
-        const double tij = tnext;
-        pnext += w.stride;
-        if (me > j + 1) tnext = *pnext;
-        if (j + 1 + kPrefetch < me) prefetch_l1(pnext + kPrefetch * w.stride);
-        fast &= exstar_bdd_add_product(&d, -tij, xs[j]);
-      }
+      if (warp > g && mine) fast &= add_tile_terms(d, w, c0 + g0, glen, xs + g0);
     }
     __syncthreads(); // the chunk's x in y before the next chunk reads them
   }
