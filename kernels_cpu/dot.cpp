@@ -6,6 +6,7 @@
 #include "kernels_cpu/kernels_cpu.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "kernels_cpu/lanes.h"
+#include "kernels_cpu/wide.h"
 
 namespace {
 
@@ -44,9 +45,10 @@ void dot_unit(int64_t n, const double *x, const double *y, exstar_i64 *acc)
 
 } // namespace
 
-void exstar_cpu_dot(int64_t n, const double *x, int64_t offx, int64_t incx,
-                    const double *y, int64_t offy, int64_t incy, exstar_i64 *acc)
+void EXSTAR_CPU_ENTRY(exstar_cpu_dot)(int64_t n, const double *x, int64_t offx, int64_t incx,
+                                      const double *y, int64_t offy, int64_t incy, exstar_i64 *acc)
 {
+  EXSTAR_CPU_TRY_WIDE(exstar_cpu_dot_wide(n, x, offx, incx, y, offy, incy, acc));
   if (incx == 1 && incy == 1) {
     dot_unit(n, x + offx, y + offy, acc);
     return;
@@ -69,6 +71,7 @@ void exstar_cpu_dot(int64_t n, const double *x, int64_t offx, int64_t incx,
   exstar_acc_normalize_cpu(acc);
 }
 
+#ifndef EXSTAR_CPU_WIDE
 void exstar_cpu_dot_ref(int64_t n, const double *x, int64_t offx, int64_t incx,
                         const double *y, int64_t offy, int64_t incy, exstar_i64 *acc)
 {
@@ -81,3 +84,4 @@ void exstar_cpu_dot_ref(int64_t n, const double *x, int64_t offx, int64_t incx,
   exstar_acc_add_flags_cpu(acc, flags);
   exstar_acc_normalize_cpu(acc);
 }
+#endif

@@ -7,6 +7,7 @@
 #include "kernels_cpu/gemv.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "kernels_cpu/lanes.h"
+#include "kernels_cpu/wide.h"
 #include "core/gemv.h"
 #include <vector>
 
@@ -209,10 +210,11 @@ void gemv_t(int64_t m, int64_t n, double alpha, const double *A, int64_t offa, i
 
 } // namespace
 
-void exstar_cpu_gemv_acc(char trans, int64_t m, int64_t n, double alpha, const double *A, int64_t offa,
-                         int64_t lda, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc,
-                         int64_t offacc)
+void EXSTAR_CPU_ENTRY(exstar_cpu_gemv_acc)(char trans, int64_t m, int64_t n, double alpha, const double *A,
+                                           int64_t offa, int64_t lda, const double *x, int64_t offx,
+                                           int64_t incx, exstar_i64 *acc, int64_t offacc)
 {
+  EXSTAR_CPU_TRY_WIDE(exstar_cpu_gemv_acc_wide(trans, m, n, alpha, A, offa, lda, x, offx, incx, acc, offacc));
   const bool notrans = trans == 'N' || trans == 'n';
   const int64_t lenx = notrans ? n : m;
   const int64_t fx = exstar_first_index(lenx, offx, incx);
@@ -222,6 +224,7 @@ void exstar_cpu_gemv_acc(char trans, int64_t m, int64_t n, double alpha, const d
     gemv_t(m, n, alpha, A, offa, lda, x, fx, incx, acc_at(acc, offacc));
 }
 
+#ifndef EXSTAR_CPU_WIDE
 void exstar_cpu_gemv_acc_ref(char trans, int64_t m, int64_t n, double alpha, const double *A, int64_t offa,
                              int64_t lda, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc,
                              int64_t offacc)
@@ -255,3 +258,4 @@ void exstar_cpu_gemv_finish(int64_t n, double beta, double *y, int64_t offy, int
     *yi = exstar_acc_round_private(copy);
   }
 }
+#endif

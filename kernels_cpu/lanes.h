@@ -14,7 +14,10 @@
 
 #define EXSTAR_LANES_INLINE __attribute__((always_inline)) inline
 
+// Internal linkage (the inner anonymous namespace): the AVX-512 copies of the kernels
+// (wide_*.cpp) compile these helpers for another target, and no copy may stand in for another.
 namespace exstar_lanes {
+namespace {
 
 constexpr int L = EXSTAR_CPU_LANES;
 constexpr int kNonzero = EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY; // flags of a fast term
@@ -95,6 +98,7 @@ inline void flush(lanes &F, exstar_i64 *acc, int64_t astride, int count)
     }
 }
 
+} // namespace
 } // namespace exstar_lanes
 
 #endif

@@ -1,6 +1,7 @@
 // Exact sum on the CPU: acc += Σ x_i.
 #include "kernels_cpu/kernels_cpu.h"
 #include "kernels_cpu/acc_cpu.h"
+#include "kernels_cpu/wide.h"
 
 namespace {
 
@@ -24,8 +25,9 @@ void sum_lanes(int64_t n, const double *x, int64_t first, int64_t inc, exstar_i6
 
 } // namespace
 
-void exstar_cpu_sum(int64_t n, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc)
+void EXSTAR_CPU_ENTRY(exstar_cpu_sum)(int64_t n, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc)
 {
+  EXSTAR_CPU_TRY_WIDE(exstar_cpu_sum_wide(n, x, offx, incx, acc));
   int64_t first = exstar_first_index(n, offx, incx);
   if (incx == 1)
     sum_lanes<1>(n, x, first, 1, acc);
@@ -33,6 +35,7 @@ void exstar_cpu_sum(int64_t n, const double *x, int64_t offx, int64_t incx, exst
     sum_lanes<0>(n, x, first, incx, acc);
 }
 
+#ifndef EXSTAR_CPU_WIDE
 void exstar_cpu_sum_ref(int64_t n, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc)
 {
   int64_t first = exstar_first_index(n, offx, incx);
@@ -43,3 +46,4 @@ void exstar_cpu_sum_ref(int64_t n, const double *x, int64_t offx, int64_t incx, 
   exstar_acc_add_flags_cpu(acc, flags);
   exstar_acc_normalize_cpu(acc);
 }
+#endif
