@@ -160,16 +160,23 @@ EXSTAR_FN double exstar_half_gap(double r)
   return exstar_from_bits(((exstar_u64)(e - (pow2 ? 54 : 53))) << 52);
 }
 
-/* RN(exact) into *y when provably right, else 0: exact = hi + lo + ξ and hi = RN(hi + lo),
- * so hi is RN(exact) when |lo| + err < half_gap(hi) (a 2^-45 margin covers the rounding of
- * that sum). Declines values outside [2^-900, 2^1000), NaN, and zero (whose sign needs the
- * exact path). */
-EXSTAR_FN int exstar_bdd_round(const exstar_bdd *d, double *y)
+/* Whether hi is provably RN(exact): exact = hi + lo + ξ and hi = RN(hi + lo), so hi is
+ * RN(exact) when |lo| + err < half_gap(hi) (a 2^-45 margin covers the rounding of that sum).
+ * Declines values outside [2^-900, 2^1000), NaN, and zero (whose sign needs the exact path).
+ * Branch-free, so that a caller can compute with hi (divide by the diagonal) meanwhile. */
+EXSTAR_FN int exstar_bdd_round_ok(const exstar_bdd *d)
 {
   const double r = d->hi;
-  if (!(fabs(r) >= EXSTAR_CHECKED_MIN && fabs(r) < EXSTAR_FPE_HEAD_MAX)) return 0;
-  if (!(fabs(d->lo) + d->err < exstar_half_gap(r) * (1.0 - 0x1p-45))) return 0;
-  *y = r;
+  const int in_range = fabs(r) >= EXSTAR_CHECKED_MIN && fabs(r) < EXSTAR_FPE_HEAD_MAX;
+  const double gap = exstar_half_gap(in_range ? r : 1.0);
+  return in_range & (fabs(d->lo) + d->err < gap * (1.0 - 0x1p-45));
+}
+
+/* RN(exact) into *y when provably right, else 0. */
+EXSTAR_FN int exstar_bdd_round(const exstar_bdd *d, double *y)
+{
+  if (!exstar_bdd_round_ok(d)) return 0;
+  *y = d->hi;
   return 1;
 }
 

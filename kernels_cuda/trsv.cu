@@ -27,7 +27,7 @@
 #include "core/trsv.inc"
 
 #ifndef EXSTAR_CUDA_TRSV_THREADS
-#define EXSTAR_CUDA_TRSV_THREADS 256
+#define EXSTAR_CUDA_TRSV_THREADS 512
 #endif
 
 namespace {
@@ -179,21 +179,26 @@ __global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, co
         for (int j = 0; j < lane && j < glen; ++j) tile[lane][j] = w.p[(c0 + g0 + j) * w.stride];
         __syncwarp();
         for (int j = 0; j < glen; ++j) {
-          double v, x = 0.0;
-          int ok = lane == j && fast && exstar_bdd_round(&d, &v);
-          if (ok) x = s.unit ? v : v / diag;
+          const double tij = tile[lane][j]; // for lane > j
+          // lane j divides hi while it checks that hi is the rounding (no dependency between)
+          double x = 0.0;
+          int ok = 0;
+          if (lane == j) {
+            ok = fast & exstar_bdd_round_ok(&d);
+            x = s.unit ? d.hi : d.hi / diag;
+          }
           ok = __shfl_sync(kFull, ok, j);
           x = __shfl_sync(kFull, x, j);
           if (!ok) {
             const long long rj = row_of(s, c0 + g0 + j);
-            v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj, lane);
+            const double v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj, lane);
             x = s.unit ? v : v / __shfl_sync(kFull, diag, j);
           }
           if (lane == j) {
             y[fy + r * incy] = x;
             xs[g0 + j] = x;
           }
-          if (lane > j && lane < glen) fast &= exstar_bdd_add_product(&d, -tile[lane][j], x);
+          if (lane > j && lane < glen) fast &= exstar_bdd_add_product(&d, -tij, x);
           __syncwarp(); // y and xs written before a slow row reads them
         }
       }

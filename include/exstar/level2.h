@@ -72,9 +72,9 @@ int exstar_accs_register(starpu_data_handle_t *accs, int64_t count);
 int exstar_dtrsv(char uplo, char trans, char diag, int64_t n, const double *T, int64_t ldt, double *x,
                  int64_t incx, int64_t *info);
 /* Task form: T is T(it + i, jt + j) of a StarPU matrix handle (its ld), x starts at element offx
- * of a vector handle (BLAS strides); nb <= 0: a default block size (256). The diagonal is NOT
- * checked here (the data may not exist yet): a zero op(T)_ii gives the IEEE quotient (±inf or
- * NaN). Tasks are only submitted; wait on x as for any task. */
+ * of a vector handle (BLAS strides); nb <= 0: a default block size (256 rows, 512 when CUDA
+ * workers run). The diagonal is NOT checked here (the data may not exist yet): a zero op(T)_ii
+ * gives the IEEE quotient (±inf or NaN). Tasks are only submitted; wait on x as for any task. */
 int exstar_dtrsv_insert(char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it,
                         int64_t jt, starpu_data_handle_t x, int64_t offx, int64_t incx, int64_t nb);
 
