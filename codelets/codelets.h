@@ -20,4 +20,8 @@ void exstar_codelets_opencl_unload(void);
 void exstar_codelet_fail(int status, const char *fmt, ...);
 int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
 
+/* exstar_gemv_acc_cl with RW accumulators: for accumulators one task alone adds to (no
+ * per-worker copies to zero and reduce). */
+extern struct starpu_codelet exstar_gemv_acc_rw_cl;
+
 #endif

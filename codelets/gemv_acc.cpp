@@ -1,5 +1,5 @@
-// Codelet of gemv's exact accumulation: accs (REDUX) += α·op(A block)·x, one accumulator per
-// output entry (exstar_gemv_acc_args).
+// Codelets of gemv's exact accumulation: accs (REDUX, or RW for a single contributor) +=
+// α·op(A block)·x, one accumulator per output entry (exstar_gemv_acc_args).
 #include "codelets/glue.h"
 #include "kernels_cpu/gemv.h"
 #ifdef EXSTAR_WITH_CUDA_CODELETS
@@ -59,3 +59,6 @@ static void gemv_acc_opencl(void *buffers[], void *cl_arg)
 #endif
 
 EXSTAR_CODELET(gemv_acc, 3, STARPU_R, STARPU_R, STARPU_REDUX);
+// The same for accumulators that one task alone adds to (gemv with one inner block, a trsv
+// block row on one worker): RW, no per-worker copies to zero and reduce.
+EXSTAR_CODELET_OF(gemv_acc_rw, gemv_acc, NULL, 3, STARPU_R, STARPU_R, STARPU_RW);

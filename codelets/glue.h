@@ -42,12 +42,16 @@ void exstar_codelet_cuda_check(int status, const char *what);
 
 /* The same with a footprint function for the performance model (tasks on one big handle:
  * the model keys on the task's own work, not on the handle's size). */
-#define EXSTAR_CODELET_FOOTPRINT(op, fp, nb, ...)                                           \
-  static struct starpu_perfmodel exstar_##op##_model;                                       \
-  struct starpu_codelet exstar_##op##_cl = [] {                                             \
-    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                        \
-    exstar_##op##_model.symbol = "exstar_" #op;                                             \
-    exstar_##op##_model.footprint = fp;                                                     \
+#define EXSTAR_CODELET_FOOTPRINT(op, fp, nb, ...) EXSTAR_CODELET_OF(op, op, fp, nb, __VA_ARGS__)
+
+/* The codelet exstar_<cname>_cl (model exstar_<cname>) on the functions of <op>: the same kernels
+ * with other access modes. */
+#define EXSTAR_CODELET_OF(cname, op, fp, nb, ...)                                           \
+  static struct starpu_perfmodel exstar_##cname##_model;                                    \
+  struct starpu_codelet exstar_##cname##_cl = [] {                                          \
+    exstar_##cname##_model.type = STARPU_HISTORY_BASED;                                     \
+    exstar_##cname##_model.symbol = "exstar_" #cname;                                       \
+    exstar_##cname##_model.footprint = fp;                                                  \
     struct starpu_codelet cl;                                                               \
     starpu_codelet_init(&cl);                                                               \
     cl.cpu_funcs[0] = op##_cpu;                                                             \
@@ -56,8 +60,8 @@ void exstar_codelet_cuda_check(int status, const char *what);
     cl.nbuffers = nb;                                                                       \
     const enum starpu_data_access_mode modes[] = {__VA_ARGS__};                             \
     for (int i = 0; i < nb; ++i) cl.modes[i] = modes[i];                                    \
-    cl.model = &exstar_##op##_model;                                                        \
-    cl.name = "exstar_" #op;                                                                \
+    cl.model = &exstar_##cname##_model;                                                     \
+    cl.name = "exstar_" #cname;                                                             \
     return cl;                                                                              \
   }()
 

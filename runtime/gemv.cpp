@@ -1,6 +1,7 @@
 // Driver of the exact gemv: argument checks, blocking into row x column blocks of tasks, the
 // per-block accumulator arrays (STARPU_REDUX) and one finish task per output block.
 #include "runtime/internal.h"
+#include "codelets/codelets.h"
 #include "core/accumulator.h"
 #include <cstring>
 
@@ -63,6 +64,8 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
   starpu_data_handle_t accs;
   if (int s = exstar_accs_register(&accs, olen)) return s;
   int ret = 0;
+  // one inner block: its task alone adds to accs, which need no reduction
+  const bool alone = lenx <= iblk;
   for (int64_t k0 = 0; k0 < lenx && ret == 0; k0 += iblk) {
     const int64_t klen = lenx - k0 < iblk ? lenx - k0 : iblk;
     exstar_gemv_acc_args a;
@@ -76,8 +79,9 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
     a.offx = exstar_rt::subvector_offset(lenx, offx, incx, k0, klen);
     a.incx = incx;
     a.offacc = 0;
-    ret = starpu_task_insert(&exstar_gemv_acc_cl, STARPU_R, A, STARPU_R, x, STARPU_REDUX, accs, STARPU_VALUE, &a,
-                             sizeof a, STARPU_NAME, "exstar_gemv_acc", 0);
+    ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, A, STARPU_R, x,
+                             alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
+                             "exstar_gemv_acc", 0);
   }
   if (ret == 0) {
     exstar_gemv_finish_args f;

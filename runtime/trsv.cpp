@@ -5,6 +5,7 @@
 // every term keeps its own IEEE zero sign, STARPU_REDUX, split into one task per worker at
 // most), then the diagonal-block task substitutes. Dependencies are StarPU's, on x as a whole.
 #include "runtime/internal.h"
+#include "codelets/codelets.h"
 #include <cctype>
 #include <cstring>
 #include <vector>
@@ -91,7 +92,8 @@ block_row block_of(const solve_geom &g, int64_t I)
   return b;
 }
 
-// accs (REDUX) += −Σ_{c0<=j<c1} op(T)_ij·x_j for the rows of b, in at most one task per worker.
+// accs (REDUX; RW when one task) += −Σ_{c0<=j<c1} op(T)_ij·x_j for the rows of b, in at most one
+// task per worker.
 int insert_offblock(const char *who, const solve_geom &g, const block_row &b, starpu_data_handle_t x, int64_t offx,
                     int64_t incx, starpu_data_handle_t accs)
 {
@@ -115,8 +117,11 @@ int insert_offblock(const char *who, const solve_geom &g, const block_row &b, st
     a.offx = subvector_offset(g.n, offx, incx, j0, w);
     a.incx = incx;
     a.offacc = 0;
-    int ret = starpu_task_insert(&exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, x, STARPU_REDUX, accs, STARPU_VALUE,
-                                 &a, sizeof a, STARPU_NAME, "exstar_trsv_gemv_acc", 0);
+    // one task alone: RW accumulators, no per-worker copies to reduce
+    const bool alone = nchunks == 1;
+    int ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, x,
+                                 alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
+                                 "exstar_trsv_gemv_acc", 0);
     if (ret != 0) return exstar_rt::submit_status(ret, who);
   }
   return EXSTAR_SUCCESS;
