@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs exstar's GPU benchmarks on the machine with the GPU and writes their CSVs and logs:
 #   OUT/cuda_dot.csv     cuda_dot_bench: exact dot vs cublasDdot vs a device copy (no StarPU)
+#   OUT/cuda_gemv.csv    cuda_gemv_bench: exact gemv kernels vs cublasDgemv, bits vs the CPU kernels
 #   OUT/gpu_bench.csv    gpu_bench: gemv N/T, trsv, getrf: exact vs cuBLAS / cuSOLVER, plain LU graph
 #   OUT/gpu-all.csv      both, one header (op,n,backend,implementation,seconds,GBps)
 #   OUT/*.log            stderr of each (device, checks, ratio summary); OUT/gpu-info.txt the setting
@@ -38,7 +39,8 @@ while [ $# -gt 0 ]; do
 done
 dot="$build/bench/cuda/cuda_dot_bench"
 gpu="$build/bench/cuda/gpu_bench"
-for b in "$dot" "$gpu"; do [ -x "$b" ] || { echo "gpu-bench.sh: $b not built" >&2; exit 1; }; done
+gemv="$build/bench/cuda/cuda_gemv_bench"
+for b in "$dot" "$gpu" "$gemv"; do [ -x "$b" ] || { echo "gpu-bench.sh: $b not built" >&2; exit 1; }; done
 
 mkdir -p "$out"
 export STARPU_SILENT=1 STARPU_NCPU=0 STARPU_NCUDA=1
@@ -60,12 +62,16 @@ fi
 "$dot" "${dot_args[@]}" > "$out/cuda_dot.csv" 2> "$out/cuda_dot.log"
 echo "gpu-bench.sh: cuda_dot_bench done ($(($(wc -l < "$out/cuda_dot.csv") - 1)) rows)"
 status=0
+gemv_args=()
+[ $quick = 1 ] && gemv_args=(--max-log 12 --reps 3)
+"$gemv" "${gemv_args[@]}" > "$out/cuda_gemv.csv" 2> "$out/cuda_gemv.log" || status=$?
+grep -E 'bit check|ratio' "$out/cuda_gemv.log" || true
 "$gpu" "${gpu_args[@]}" "${extra[@]}" --csv "$out/gpu_bench.csv" > /dev/null 2> "$out/gpu_bench.log" || status=$?
 grep '^# ' "$out/gpu_bench.log" | sed -n '/# summary:/,$p'
 [ $status = 0 ] || echo "gpu-bench.sh: gpu_bench exited with $status (see $out/gpu_bench.log)" >&2
 
 head -n1 "$out/cuda_dot.csv" > "$out/gpu-all.csv"
-for f in "$out/cuda_dot.csv" "$out/gpu_bench.csv"; do [ -f "$f" ] && tail -n +2 "$f" >> "$out/gpu-all.csv"; done
+for f in "$out/cuda_dot.csv" "$out/cuda_gemv.csv" "$out/gpu_bench.csv"; do [ -f "$f" ] && tail -n +2 "$f" >> "$out/gpu-all.csv"; done
 if command -v gnuplot >/dev/null; then
   "$root/bench/plot.sh" "$out/gpu-all.csv" "$out/gpu-all.png" --title "exstar GPU benchmarks" || true
 fi
