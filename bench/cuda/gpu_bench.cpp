@@ -55,36 +55,13 @@
 #include "kernels_cuda/gemv.h"
 #include "kernels_cuda/kernels_cuda.h"
 #include "kernels_cuda/trsv.h"
+#include "bench/cuda/checks.hpp"
 
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    cudaError_t e_ = (call);                                                                   \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CUBLAS(call)                                                                     \
-  do {                                                                                         \
-    cublasStatus_t s_ = (call);                                                                \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-      std::fprintf(stderr, "%s:%d: cuBLAS status %d\n", __FILE__, __LINE__, (int)s_);          \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
 #define CHECK_CUSOLVER(call)                                                                   \
   do {                                                                                         \
     cusolverStatus_t s_ = (call);                                                              \
     if (s_ != CUSOLVER_STATUS_SUCCESS) {                                                       \
       std::fprintf(stderr, "%s:%d: cuSOLVER status %d\n", __FILE__, __LINE__, (int)s_);        \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_KERNEL(call)                                                                     \
-  do {                                                                                         \
-    int r_ = (call);                                                                           \
-    if (r_ != 0) {                                                                             \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, exstar_cuda_error_string(r_));  \
       std::exit(1);                                                                            \
     }                                                                                          \
   } while (0)
@@ -325,9 +302,9 @@ void bench_gemv(const Options &o, Gpu &g, Csv &csv)
     for (char tr : {'N', 'T'}) {
       const char *op = tr == 'N' ? "gemv_n" : "gemv_t";
       double t = time_stream(g.s, o.reps, nullptr, [&] {
-        CHECK_KERNEL(exstar_cuda_acc_zero(acc, n, g.es));
-        CHECK_KERNEL(exstar_cuda_gemv_acc(tr, n, n, 1.0, A, 0, n, x, 0, 1, acc, 0, g.es));
-        CHECK_KERNEL(exstar_cuda_gemv_finish(n, 0.0, y, 0, 1, acc, 0, g.es));
+        CHECK_EXSTAR(exstar_cuda_acc_zero(acc, n, g.es));
+        CHECK_EXSTAR(exstar_cuda_gemv_acc(tr, n, n, 1.0, A, 0, n, x, 0, 1, acc, 0, g.es));
+        CHECK_EXSTAR(exstar_cuda_gemv_finish(n, 0.0, y, 0, 1, acc, 0, g.es));
       });
       csv.add(op, n, "cuda", "exstar-kernels", t, 8.0 * n * n);
       t = time_stream(g.s, o.reps, nullptr, [&] {
@@ -350,14 +327,14 @@ void exact_trsv_kernels(Gpu &g, int64_t n, int64_t nb, const double *T, double *
 {
   for (int64_t I0 = 0; I0 < n; I0 += nb) {
     const int64_t len = std::min(nb, n - I0);
-    CHECK_KERNEL(exstar_cuda_acc_zero(accs, len, g.es));
-    if (I0 > 0) CHECK_KERNEL(exstar_cuda_gemv_acc('N', len, I0, -1.0, T, I0, n, x, 0, 1, accs, 0, g.es));
+    CHECK_EXSTAR(exstar_cuda_acc_zero(accs, len, g.es));
+    if (I0 > 0) CHECK_EXSTAR(exstar_cuda_gemv_acc('N', len, I0, -1.0, T, I0, n, x, 0, 1, accs, 0, g.es));
     exstar_trsv_shape sh;
     sh.forward = 1, sh.trans = 0, sh.unit = 0;
     sh.nb = len;
     sh.ldt = n;
     sh.t0 = I0 + I0 * n;
-    CHECK_KERNEL(exstar_cuda_trsv_solve(&sh, T, accs, x, I0, 1, g.es));
+    CHECK_EXSTAR(exstar_cuda_trsv_solve(&sh, T, accs, x, I0, 1, g.es));
   }
 }
 
