@@ -17,11 +17,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "kernels_cuda/kernels_cuda.h"
-#include "bench/cuda/checks.hpp"
+#include "bench/cuda/bench_cuda.hpp"
 
 
 namespace {
@@ -51,27 +52,9 @@ __global__ void fill(double *v, long long n, unsigned long long seed, int wide)
   }
 }
 
-template <class F> double median_seconds(cudaStream_t s, int reps, F &&op)
+double median_seconds(cudaStream_t s, int reps, const std::function<void()> &op)
 {
-  for (int w = 0; w < 3; ++w) op();
-  CHECK_CUDA(cudaStreamSynchronize(s));
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_CUDA(cudaEventRecord(a, s));
-    op();
-    CHECK_CUDA(cudaEventRecord(b, s));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1e-3);
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+  return time_stream(s, reps, nullptr, op);
 }
 
 void print(const char *op, long long n, const std::string &impl, double sec)

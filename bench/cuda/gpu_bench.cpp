@@ -55,7 +55,7 @@
 #include "kernels_cuda/gemv.h"
 #include "kernels_cuda/kernels_cuda.h"
 #include "kernels_cuda/trsv.h"
-#include "bench/cuda/checks.hpp"
+#include "bench/cuda/bench_cuda.hpp"
 
 #define CHECK_CUSOLVER(call)                                                                   \
   do {                                                                                         \
@@ -178,35 +178,7 @@ void ratio(const char *label, double a, double b, double target)
   std::fprintf(stderr, "\n");
 }
 
-// ---- timing ------------------------------------------------------------------------------------
-double median(std::vector<double> t)
-{
-  std::sort(t.begin(), t.end());
-  size_t m = t.size() / 2;
-  return t.size() % 2 ? t[m] : 0.5 * (t[m - 1] + t[m]);
-}
-
-// Stream work: prepare (untimed, on the stream before the first event) then op, timed with events.
-double time_stream(cudaStream_t s, int reps, const std::function<void()> &prepare, const std::function<void()> &op)
-{
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  std::vector<double> t;
-  for (int r = -3; r < reps; ++r) {
-    if (prepare) prepare();
-    CHECK_CUDA(cudaEventRecord(a, s));
-    op();
-    CHECK_CUDA(cudaEventRecord(b, s));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    if (r >= 0) t.push_back(ms * 1e-3);
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  return median(t);
-}
+// ---- timing (stream work: time_stream of bench_cuda.hpp) ------------------------------------------
 
 double wall(const std::function<void()> &f)
 {

@@ -1,11 +1,15 @@
-// Error checks of the GPU benchmarks: a failed CUDA, cuBLAS or exstar kernel call prints where
-// and why, and ends the benchmark (exit 1). Benchmarks only: the library never exits.
+// What the GPU benchmarks share: error checks (a failed CUDA, cuBLAS or exstar kernel call
+// prints where and why and ends the benchmark, exit 1; benchmarks only, the library never
+// exits) and the timing of a call on a stream.
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <vector>
 
 #include "kernels_cuda/kernels_cuda.h"
 
@@ -34,3 +38,34 @@
       std::exit(1);                                                                            \
     }                                                                                          \
   } while (0)
+
+inline double median(std::vector<double> t)
+{
+  std::sort(t.begin(), t.end());
+  const size_t n = t.size();
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+// Median seconds of reps calls of op on stream s (CUDA events), after three warm-up calls;
+// prepare (untimed, may be empty) runs before each call.
+inline double time_stream(cudaStream_t s, int reps, const std::function<void()> &prepare,
+                          const std::function<void()> &op)
+{
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = -3; r < reps; ++r) {
+    if (prepare) prepare();
+    CHECK_CUDA(cudaEventRecord(a, s));
+    op();
+    CHECK_CUDA(cudaEventRecord(b, s));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    if (r >= 0) t.push_back(ms * 1e-3);
+  }
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  return median(t);
+}
