@@ -25,7 +25,6 @@
 #include <functional>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace exstar_bench {
@@ -258,10 +257,6 @@ inline void measure(Csv &csv, const std::string &op, int64_t n, double bytes, in
   std::vector<std::vector<double>> t(cands.size());
   for (int r = -1; r < reps; ++r)
     for (size_t c = 0; c < cands.size(); ++c) {
-      // OpenBLAS's idle threads spin for about 2^28 cycles after a call before they sleep:
-      // let them, untimed, before StarPU's workers need the cores
-      if (cands[c].starpu && c > 0 && !cands[c - 1].starpu)
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
       starpu_workers_run(cands[c].starpu);
       if (cands[c].prepare) cands[c].prepare();
       double s = seconds_of(cands[c].run);
