@@ -187,6 +187,26 @@ TEST_CASE("trsv equals ref_trsv bit for bit: all uplo/trans/diag, block sizes, s
         }
 }
 
+TEST_CASE("trsv equals ref_trsv bit for bit with diagonal blocks of more rows than a GPU block has threads",
+          "[trsv][large]")
+{
+  // 600 rows in one diagonal block: the CUDA solve takes them in two chunks (512 + 88 rows)
+  session s("eager");
+  Rng rng(600);
+  problem p = random_problem(600, 601, rng);
+  for (int j = 0; j < p.n; ++j) // diagonally dominant: x stays finite, the fast path runs
+    for (int i = 0; i < p.n; ++i) {
+      double &tij = p.T[i + (size_t)j * p.ldt];
+      tij = i == j ? 2.0 + std::fabs(tij) : tij / 1024.0;
+    }
+  for (char u : kUplo)
+    for (char t : kTrans) {
+      INFO(u << t << "N");
+      const std::vector<double> want = ref_trsv(u, t, 'N', p.n, p.T, p.ldt, p.b);
+      CHECK(show_diff(run_insert(p, u, t, 'N', 1, 600, -1), want) == "equal");
+    }
+}
+
 TEST_CASE("trsv: the task form divides by a zero diagonal as IEEE does", "[trsv][special]")
 {
   Rng rng(77);
