@@ -138,6 +138,13 @@ EXSTAR_FN int exstar_bdd_add_product(exstar_bdd *d, double a, double b)
   return ok;
 }
 
+/* d += e (another bounded double-double: a second chain of terms, for more independent work). */
+EXSTAR_FN void exstar_bdd_merge(exstar_bdd *d, const exstar_bdd *e)
+{
+  exstar_bdd_add_pair(d, e->hi, e->lo);
+  d->err += e->err;
+}
+
 /* Starts a row: d := the accumulator's value, within err. 0 when the fast path cannot. */
 EXSTAR_FN int exstar_bdd_init_acc(const exstar_i64 *acc, exstar_bdd *d)
 {

@@ -34,13 +34,21 @@ double row_value(const exstar_trsv_shape *s, const double *t, const exstar_i64 *
 int row_value_fast(const exstar_trsv_shape *s, const double *t, const exstar_i64 *acc, double b,
                    const double *src, int64_t fs, int64_t incs, int64_t r, double *v)
 {
-  exstar_bdd d;
-  if (!exstar_bdd_init_acc(acc, &d) || !exstar_bdd_add(&d, b)) return 0;
+  // four independent chains of terms (their latencies overlap), merged at the end
+  constexpr int kChains = 4;
+  exstar_bdd d[kChains] = {};
+  if (!exstar_bdd_init_acc(acc, &d[0]) || !exstar_bdd_add(&d[0], b)) return 0;
   const int64_t kb = s->forward ? 0 : r + 1, ke = s->forward ? r : s->nb;
-  for (int64_t k = kb; k < ke; ++k)
-    if (!exstar_bdd_add_product(&d, -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k), src[fs + k * incs]))
-      return 0;
-  return exstar_bdd_round(&d, v);
+  int ok = 1;
+  int64_t k = kb;
+  for (; k + kChains <= ke; k += kChains)
+    for (int c = 0; c < kChains; ++c)
+      ok &= exstar_bdd_add_product(&d[c], -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k + c),
+                                   src[fs + (k + c) * incs]);
+  for (; k < ke; ++k)
+    ok &= exstar_bdd_add_product(&d[0], -exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, k), src[fs + k * incs]);
+  for (int c = 1; c < kChains; ++c) exstar_bdd_merge(&d[0], &d[c]);
+  return ok && exstar_bdd_round(&d[0], v);
 }
 
 } // namespace

@@ -137,8 +137,7 @@ __device__ __forceinline__ int add_tile_terms(exstar_bdd &d, const row_walk &w, 
     if (k < len) ok &= exstar_bdd_add_product(&d, -a[k], xs[k]);
     if (k + 1 < len) ok &= exstar_bdd_add_product(&d2, -a[k + 1], xs[k + 1]);
   }
-  exstar_bdd_add_pair(&d, d2.hi, d2.lo);
-  d.err += d2.err;
+  exstar_bdd_merge(&d, &d2);
   return ok;
 }
 
