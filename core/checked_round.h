@@ -48,8 +48,8 @@ EXSTAR_FN exstar_i64 exstar_acc_digit2(const exstar_i64 *acc, int i)
 }
 
 /* The accumulator's value A as head[0..EXSTAR_HEAD_DIGITS) (exact doubles, one per digit) plus
- * a rest with |rest| < *rest_bound (0 when A has no digits below the head). Returns 0 when the fast path
- * cannot represent A: special terms counted, |A| out of the window. A == 0 is fine. */
+ * a rest with |rest| < *rest_bound (0 when A has no digits below the head). Returns 0 when the
+ * fast path cannot represent A: special terms counted, |A| out of the window. A == 0 is fine. */
 EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIGITS], double *rest_bound)
 {
   if (acc[EXSTAR_ACC_COUNT_NAN] != 0 || acc[EXSTAR_ACC_COUNT_PINF] != 0 || acc[EXSTAR_ACC_COUNT_NINF] != 0)
