@@ -138,24 +138,35 @@ exstar_trsv_block_args block_args(const solve_geom &g, const block_row &b)
   return a;
 }
 
+// One block row's tasks: its accumulators, the off-block accumulation into them, then the task
+// that finish(accs, a) inserts with the block's arguments (offx/incx set); accs unregistered.
+template <class Finish>
+int insert_block_row(const char *who, const solve_geom &g, const block_row &b, starpu_data_handle_t x, int64_t offx,
+                     int64_t incx, Finish finish)
+{
+  starpu_data_handle_t accs;
+  if (int s = exstar_accs_register(&accs, b.len)) return s;
+  int s = insert_offblock(who, g, b, x, offx, incx, accs);
+  if (s == EXSTAR_SUCCESS) {
+    exstar_trsv_block_args a = block_args(g, b);
+    a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
+    a.incx = incx;
+    s = exstar_rt::submit_status(finish(accs, a), who);
+  }
+  starpu_data_unregister_submit(accs);
+  return s;
+}
+
 // The solve's graph on x (holding b).
 int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
 {
   const int64_t nblk = (g.n + g.nb - 1) / g.nb;
   for (int64_t step = 0; step < nblk; ++step) {
     const block_row b = block_of(g, g.forward() ? step : nblk - 1 - step);
-    starpu_data_handle_t accs;
-    if (int s = exstar_accs_register(&accs, b.len)) return s;
-    int s = insert_offblock(who, g, b, x, offx, incx, accs);
-    if (s == EXSTAR_SUCCESS) {
-      exstar_trsv_block_args a = block_args(g, b);
-      a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
-      a.incx = incx;
-      int ret = starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_RW, x, STARPU_VALUE,
-                                   &a, sizeof a, STARPU_NAME, "exstar_trsv_diag", 0);
-      s = exstar_rt::submit_status(ret, who);
-    }
-    starpu_data_unregister_submit(accs);
+    int s = insert_block_row(who, g, b, x, offx, incx, [&](starpu_data_handle_t accs, exstar_trsv_block_args &a) {
+      return starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_RW, x, STARPU_VALUE, &a,
+                                sizeof a, STARPU_NAME, "exstar_trsv_diag", 0);
+    });
     if (s) return s;
   }
   return EXSTAR_SUCCESS;
@@ -168,20 +179,12 @@ int insert_residual(const char *who, const solve_geom &g, starpu_data_handle_t x
   const int64_t nblk = (g.n + g.nb - 1) / g.nb;
   for (int64_t I = 0; I < nblk; ++I) {
     const block_row b = block_of(g, I);
-    starpu_data_handle_t accs;
-    if (int s = exstar_accs_register(&accs, b.len)) return s;
-    int s = insert_offblock(who, g, b, x, offx, incx, accs);
-    if (s == EXSTAR_SUCCESS) {
-      exstar_trsv_block_args a = block_args(g, b);
-      a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
-      a.incx = incx;
+    int s = insert_block_row(who, g, b, x, offx, incx, [&](starpu_data_handle_t accs, exstar_trsv_block_args &a) {
       a.offb = a.offr = b.I0; // the workspaces are contiguous
       a.incb = a.incr = 1;
-      int ret = starpu_task_insert(&exstar_trsv_resid_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_R, x, STARPU_R, bh,
-                                   STARPU_RW, r, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_trsv_resid", 0);
-      s = exstar_rt::submit_status(ret, who);
-    }
-    starpu_data_unregister_submit(accs);
+      return starpu_task_insert(&exstar_trsv_resid_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_R, x, STARPU_R, bh,
+                                STARPU_RW, r, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_trsv_resid", 0);
+    });
     if (s) return s;
   }
   return EXSTAR_SUCCESS;
