@@ -4,10 +4,12 @@
  * and on its critical path (row r needs x_{r-1}). This file gives the fast path around it:
  *   1. exstar_bdd_init_acc reads a row's accumulator A once, off the critical path: its top
  *      160 bits and a bound on what is left, into a bounded double-double (hi + lo, err);
- *   2. the row's own terms enter it (exstar_bdd_add, exstar_bdd_add_product), each adding a
- *      rigorous bound of its rounding errors to err;
- *   3. exstar_bdd_round accepts hi only when err puts the exact value strictly inside hi's
- *      rounding interval, so hi IS the correct rounding.
+ *   2. the row's own terms enter it (exstar_bdd_add, exstar_bdd_add_product), each adding to
+ *      a rigorous bound of its rounding errors;
+ *   3. exstar_bdd_round accepts v = RN(hi + lo) only when the bound puts the exact value
+ *      strictly inside v's rounding interval, so v IS the correct rounding. (For a serial
+ *      chain, exstar_bdd_last_value and exstar_bdd_last_ok split the last term's addition
+ *      from its check, so the check leaves the critical path.)
  * Whenever a step declines (ties and near-ties, zero results and their signs, NaN, inf, tiny
  * and huge values, products outside the TwoProd window), the caller rounds the accumulator the
  * exact way. Both paths give RN of the same exact value: the bits never depend on the path.
@@ -86,34 +88,38 @@ EXSTAR_FN int exstar_acc_head(const exstar_i64 *acc, double head[EXSTAR_HEAD_DIG
   return 1;
 }
 
-/* a*b is an exact zero: a zero factor and no infinite or NaN one. */
-EXSTAR_FN int exstar_is_exact_zero_product(double a, double b)
+/* p + q = a*b exactly (TwoProd); returns 0 when it is not on the fast path: outside the
+ * TwoProd window and not an exact zero (a zero factor and no infinite or NaN one, so that p,
+ * and q with it, are zeros). Bitwise operators: no branch, a warp or a vector loop stays in
+ * one block; p and q are meaningless when it returns 0. */
+EXSTAR_FN int exstar_bdd_product(double a, double b, double *p, double *q)
 {
-  return (a == 0.0 || b == 0.0) && a - a == 0.0 && b - b == 0.0;
+  const int fast = exstar_two_prod_fast(a, b, p, q);
+  return fast | ((*p == 0.0) & ((a == 0.0) | (b == 0.0)));
 }
 
-/* A bounded double-double: the exact value is hi + lo + ξ with |ξ| <= err, and hi + lo is
- * normalized by TwoSum (hi = RN(hi + lo)). Adding a term costs a TwoSum, two rounded
- * additions whose errors go into err, and a TwoSum: a short chain, unlike an FPE's cascade. */
+/* A bounded double-double: the exact value is hi + lo + ξ with |ξ| <= err + mag * 2^-52.
+ * hi and lo are not normalized: adding a term costs a TwoSum and two rounded additions into
+ * lo, whose results' magnitudes go into mag (a rounded addition errs by at most 2^-53 of its
+ * result, and not at all when the result is subnormal). A short chain, unlike an FPE's
+ * cascade, and nothing to renormalize until the rounding. */
 typedef struct {
-  double hi, lo, err;
+  double hi, lo, err, mag;
 } exstar_bdd;
 
-/* Each rounded addition below errs by at most 2^-53 of its result (2^-52 is charged: slack
- * for the roundings of err's own sum), plus 2^-1060 in case the result is subnormal. */
+/* 2^-52 of mag bounds 2^-53 of the exact sum of the magnitudes mag rounds (its own roundings
+ * lose less than half of it for fewer than 2^51 terms). */
 #define EXSTAR_BDD_REL 0x1p-52
-#define EXSTAR_BDD_ABS 0x1p-1060
 
 /* d += p + q, for p, q finite with |p|, |q| < EXSTAR_FPE_TERM_MAX (an exact TwoProd pair or a
- * double and 0). */
+ * double and 0). An overflow makes hi or lo inf or NaN, which the rounding declines. */
 EXSTAR_FN void exstar_bdd_add_pair(exstar_bdd *d, double p, double q)
 {
   double e1;
-  const double s = exstar_two_sum(d->hi, p, &e1);
-  const double u = d->lo + q;  /* rounded */
-  const double t = u + e1;     /* rounded */
-  d->hi = exstar_two_sum(s, t, &d->lo);
-  d->err += (fabs(u) + fabs(t)) * EXSTAR_BDD_REL + EXSTAR_BDD_ABS;
+  d->hi = exstar_two_sum(d->hi, p, &e1);
+  const double c = q + e1; /* rounded */
+  d->lo += c;              /* rounded */
+  d->mag += fabs(c) + fabs(d->lo);
 }
 
 /* d += x; 0 when x is beyond the fast path (inf, NaN, too large). An exact zero adds nothing. */
@@ -124,16 +130,11 @@ EXSTAR_FN int exstar_bdd_add(exstar_bdd *d, double x)
   return 1;
 }
 
-/* d += a*b exactly-bounded; 0 when the product is outside the TwoProd window (and not an exact
- * zero). The arithmetic runs either way, so a group of threads can stay in step. */
+/* d += a*b exactly-bounded; 0 when the product is off the fast path (d is then meaningless). */
 EXSTAR_FN int exstar_bdd_add_product(exstar_bdd *d, double a, double b)
 {
   double p, q;
-  int ok = exstar_two_prod_fast(a, b, &p, &q);
-  if (!ok) {
-    ok = exstar_is_exact_zero_product(a, b);
-    p = q = 0.0;
-  }
+  const int ok = exstar_bdd_product(a, b, &p, &q);
   exstar_bdd_add_pair(d, p, q);
   return ok;
 }
@@ -143,14 +144,14 @@ EXSTAR_FN void exstar_bdd_merge(exstar_bdd *d, const exstar_bdd *e)
 {
   exstar_bdd_add_pair(d, e->hi, e->lo);
   d->err += e->err;
+  d->mag += e->mag;
 }
 
 /* Starts a row: d := the accumulator's value, within err. 0 when the fast path cannot. */
 EXSTAR_FN int exstar_bdd_init_acc(const exstar_i64 *acc, exstar_bdd *d)
 {
   double head[EXSTAR_HEAD_DIGITS], rest;
-  d->hi = d->lo = 0.0;
-  d->err = 0.0;
+  d->hi = d->lo = d->err = d->mag = 0.0;
   if (!exstar_acc_head(acc, head, &rest)) return 0;
   for (int k = 0; k < EXSTAR_HEAD_DIGITS; ++k) exstar_bdd_add_pair(d, head[k], 0.0);
   d->err += 2.0 * rest; /* doubled: slack for the roundings of err's later sums */
@@ -167,24 +168,76 @@ EXSTAR_FN double exstar_half_gap(double r)
   return exstar_from_bits(((exstar_u64)(e - (pow2 ? 54 : 53))) << 52);
 }
 
-/* Whether hi is provably RN(exact): exact = hi + lo + ξ and hi = RN(hi + lo), so hi is
- * RN(exact) when |lo| + err < half_gap(hi) (a 2^-45 margin covers the rounding of that sum).
- * Declines values outside [2^-900, 2^1000), NaN, and zero (whose sign needs the exact path).
- * Branch-free, so that a caller can compute with hi (divide by the diagonal) meanwhile. */
-EXSTAR_FN int exstar_bdd_round_ok(const exstar_bdd *d)
+/* Whether v lies where the fast path may round: [2^-900, 2^1000). Zero is out (its sign
+ * needs the exact path), so are NaN and inf. */
+EXSTAR_FN int exstar_checked_in_range(double v)
 {
-  const double r = d->hi;
-  const int in_range = fabs(r) >= EXSTAR_CHECKED_MIN && fabs(r) < EXSTAR_FPE_HEAD_MAX;
-  const double gap = exstar_half_gap(in_range ? r : 1.0);
-  return in_range & (fabs(d->lo) + d->err < gap * (1.0 - 0x1p-45));
+  return fabs(v) >= EXSTAR_CHECKED_MIN && fabs(v) < EXSTAR_FPE_HEAD_MAX;
+}
+
+/* Whether v is provably RN(x) for an exact x with |x - v| <= dist, where dist is a bound
+ * computed with a few rounded additions (a 2^-45 margin covers their roundings): every value
+ * within less than half_gap(v) of v rounds to v. */
+EXSTAR_FN int exstar_checked_close(double v, double dist)
+{
+  const int in_range = exstar_checked_in_range(v);
+  const double gap = exstar_half_gap(in_range ? v : 1.0);
+  return in_range & (dist < gap * (1.0 - 0x1p-45));
+}
+
+/* *v := RN(hi + lo); returns whether it is provably RN(exact): exact - v = e + ξ, e the
+ * TwoSum error. Branch-free, so that a caller can compute with *v meanwhile. */
+EXSTAR_FN int exstar_bdd_round_ok(const exstar_bdd *d, double *v)
+{
+  double e;
+  *v = exstar_two_sum(d->hi, d->lo, &e);
+  return exstar_checked_close(*v, fabs(e) + d->err + d->mag * EXSTAR_BDD_REL);
 }
 
 /* RN(exact) into *y when provably right, else 0. */
 EXSTAR_FN int exstar_bdd_round(const exstar_bdd *d, double *y)
 {
-  if (!exstar_bdd_round_ok(d)) return 0;
-  *y = d->hi;
+  double v;
+  if (!exstar_bdd_round_ok(d, &v)) return 0;
+  *y = v;
   return 1;
+}
+
+/* A row's last term a*b added: *s + *t, with RN(*s + *t) the rounding of the double-double sum
+ * without its bound, so that the check (exstar_bdd_last_ok) leaves the critical path of a
+ * serial chain (trsv's row i needs x_{i-1} as its last term). p + q = a*b; s + e = hi + p by
+ * the FastTwoSum of the larger one first (both orders computed, one selected: two operations
+ * fewer on the chain than TwoSum); t = RN(RN(lo + q) + e). Their roundings are far below v's:
+ * v is RN(exact) but near ties, which the check declines. */
+EXSTAR_FN void exstar_bdd_last_parts(const exstar_bdd *d, double a, double b, double *s, double *t)
+{
+  double q;
+  const double p = exstar_two_prod(a, b, &q);
+  *s = d->hi + p;
+  const double e = fabs(d->hi) >= fabs(p) ? p - (*s - d->hi) : d->hi - (*s - p);
+  *t = (d->lo + q) + e;
+}
+
+EXSTAR_FN double exstar_bdd_last_value(const exstar_bdd *d, double a, double b)
+{
+  double s, t;
+  exstar_bdd_last_parts(d, a, b, &s, &t);
+  return s + t;
+}
+
+/* Whether v (from exstar_bdd_last_value(d, a, b)) is provably RN(exact + a*b). With p + q = a*b
+ * (TwoProd), hi + p = s + e1 and s - v = g + e2 (TwoSum), exact + a*b - v is
+ * g + e2 + e1 + q + lo + ξ exactly; that five-term sum is taken with four roundings, each
+ * within 2^-53 of at most the sum A of the absolute values, so 2^-50 A bounds them. */
+EXSTAR_FN int exstar_bdd_last_ok(const exstar_bdd *d, double a, double b, double v)
+{
+  double p, q, e1, e2;
+  const int ok = exstar_bdd_product(a, b, &p, &q);
+  const double s = exstar_two_sum(d->hi, p, &e1);
+  const double g = exstar_two_sum(s, -v, &e2);
+  const double r = ((g + e2) + (e1 + q)) + d->lo;
+  const double big = fabs(g) + fabs(e2) + fabs(e1) + fabs(q) + fabs(d->lo);
+  return ok & exstar_checked_close(v, fabs(r) + big * 0x1p-50 + d->err + d->mag * EXSTAR_BDD_REL);
 }
 
 #endif /* EXSTAR_CORE_CHECKED_ROUND_H */

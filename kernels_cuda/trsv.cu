@@ -1,12 +1,12 @@
-// trsv on a CUDA device: diagonal-block solve (one block of threads), residual of refinement
-// (one thread per row), refinement update (one thread per element).
+// trsv on a CUDA device: diagonal-block solve (a wave over the whole GPU), residual of
+// refinement (one thread per row), refinement update (one thread per element).
 //
-// Solve: rows are owned by threads (one row each, a bounded double-double of
-// core/checked_round.h holding acc_r + b_r minus the terms added so far) and solved tile by
-// tile of 32 rows by the tile's warp alone (see solve_kernel): per row, one checked rounding,
-// one division, shuffles, and one term added by each later row of the tile. The exact slow
-// path (slow_row) takes over for a row whenever the check declines. Every path gives RN of
-// the same exact value: the same bits as the CPU, for any block or tile size.
+// Solve: rows are owned by threads (a bounded double-double of core/checked_round.h each,
+// holding acc_r + b_r minus the terms added so far), blocks of 128 rows by blocks of threads
+// that wait for each other through flags, tiles of 32 rows by one warp with a short serial
+// chain whose checks run at the tile's end (see wave_kernel). The exact slow path (slow_row)
+// takes over for a row whenever a check declines. Every path gives RN of the same exact
+// value: the same bits as the CPU, for any block or tile size.
 #ifndef EXSTAR_FPE_N
 #define EXSTAR_FPE_N 4
 #endif
@@ -14,9 +14,11 @@
 #include "kernels_cuda/acc_cuda.cuh"
 #include "core/checked_round.h"
 
+// volatile: the solve's exact path reads x values other blocks of threads (other SMs) wrote,
+// through L2, never through a stale L1 line
 #define EXSTAR_TRSV_ACC_PTR exstar_i64 *
 #define EXSTAR_TRSV_OPS_SFX _atomic
-#define EXSTAR_TRSV_MEM
+#define EXSTAR_TRSV_MEM volatile
 #define EXSTAR_TRSV_SFX _cuda_atomic
 #include "core/trsv.inc"
 
@@ -26,14 +28,7 @@
 #define EXSTAR_TRSV_SFX _cuda_private
 #include "core/trsv.inc"
 
-#ifndef EXSTAR_CUDA_TRSV_THREADS
-#define EXSTAR_CUDA_TRSV_THREADS 512
-#endif
-
 namespace {
-
-constexpr int kThreads = EXSTAR_CUDA_TRSV_THREADS;
-static_assert(kThreads % 32 == 0, "block size");
 
 constexpr unsigned kFull = 0xffffffffu;
 
@@ -78,7 +73,7 @@ __device__ __noinline__ double slow_row(slow_scratch &w, const exstar_trsv_shape
   exstar_fpe_zero(fpe);
   int flags = exstar_trsv_row_terms_cuda_atomic(w.acc, fpe, s.forward, s.trans, s.unit, 0, s.nb, r, t, s.t0,
                                                 s.ldt, y, fy, incy, lane, 32);
-  if (lane == 0) flags |= exstar_sum_step_atomic(w.acc, fpe, y[fy + r * incy]);
+  if (lane == 0) flags |= exstar_sum_step_atomic(w.acc, fpe, ((const volatile double *)y)[fy + r * incy]);
   // Merge the warp's expansions by shuffles first: one flush instead of one per lane keeps the
   // shared atomics (all on the same few digits) from serialising.
   exstar_cuda_warp_merge_fpe(w.acc, fpe);
@@ -121,91 +116,212 @@ __device__ __forceinline__ row_walk walk_of(const exstar_trsv_shape &s, const do
   return w;
 }
 
-// d += Σ_{k < len} -t(r, step k0 + k)·x_k for a tile (len <= 32): the tile's elements are
-// loaded first, all at once (one memory latency, not one a term), then added with two
-// independent chains (their latencies overlap), merged at the end. 0 when a term declines.
-__device__ __forceinline__ int add_tile_terms(exstar_bdd &d, const row_walk &w, long long k0, int len,
-                                              const double *xs)
+// The solve as a wave over the whole GPU. The diagonal block's rows, in substitution order, go
+// to blocks of threads of kWaveRows rows each, taken in order (a ticket; a block only waits for
+// blocks that hold earlier tickets, so the wave cannot deadlock however many are resident).
+// Block B, its rows [B·kWaveRows, ...):
+//  A. the off-diagonal terms, column block after column block C < B: its elements loaded, the
+//     flag of C awaited, its x read, the terms added (kParts threads a row);
+//  B. its own rows (their tile of T in shared memory), tile by tile of 32 (one warp): a lane a
+//     row, x_j computed by lane j with the double-double value of its row
+//     (exstar_bdd_last_parts) and a division through the reciprocal of its diagonal element
+//     (a first guess and one correction with its exact remainder), handed on by a shuffle; the
+//     checks (exstar_bdd_last_ok and the IEEE division) run for the whole tile at its end, off
+//     the serial chain; a row they decline is redone the exact way (slow_row), and the rows
+//     after it in its tile too. The later tiles add the tile's terms (all kParts threads of a
+//     row), then the block publishes its x and sets its flag.
+// Every accepted value is RN of the exact value and the IEEE quotient: the same bits as the CPU.
+constexpr int kWaveRows = 128;
+constexpr int kTiles = kWaveRows / 32;
+constexpr int kParts = 2;
+constexpr int kWaveThreads = kWaveRows * kParts;
+constexpr int kSpan = kWaveRows / kParts; // columns of a column block per thread (phase A)
+constexpr int kCatch = 32 / kParts;       // columns of a tile per thread (catch-up)
+constexpr int kLd = kWaveRows + 1;        // the block's diagonal tile in shared memory, padded
+constexpr size_t kTileBytes = sizeof(double) * kLd * kWaveRows;
+
+__device__ __forceinline__ exstar_bdd bdd_zero()
 {
-  double a[32];
-#pragma unroll
-  for (int k = 0; k < 32; ++k) a[k] = k < len ? w.p[(k0 + k) * w.stride] : 0.0;
-  exstar_bdd d2 = {0.0, 0.0, 0.0};
+  exstar_bdd d = {0.0, 0.0, 0.0, 0.0};
+  return d;
+}
+
+__device__ __forceinline__ void wait_flag(const unsigned *flag)
+{
+  while (*(const volatile unsigned *)flag == 0) {
+  }
+  __threadfence();
+}
+
+// d, d2 += the terms -t(row, step k0 + k)·xs[k], k < n, alternately (two chains).
+template <int N>
+__device__ __forceinline__ int add_terms(exstar_bdd &d, exstar_bdd &d2, const double (&a)[N], const double *xs)
+{
   int ok = 1;
 #pragma unroll
-  for (int k = 0; k < 32; k += 2) {
-    if (k < len) ok &= exstar_bdd_add_product(&d, -a[k], xs[k]);
-    if (k + 1 < len) ok &= exstar_bdd_add_product(&d2, -a[k + 1], xs[k + 1]);
+  for (int k = 0; k < N; k += 2) {
+    ok &= exstar_bdd_add_product(&d, -a[k], xs[k]);
+    ok &= exstar_bdd_add_product(&d2, -a[k + 1], xs[k + 1]);
   }
-  exstar_bdd_merge(&d, &d2);
   return ok;
 }
 
-// The diagonal block, tile by tile of 32 rows: warp g owns rows 32g.. of a chunk of
-// blockDim.x rows, each lane one row with its bounded double-double (core/checked_round.h):
-// acc_r + b_r - the terms of the rows solved before. Warp g solves its 32 rows on its own,
-// lane after lane (the lane of row j rounds with the checked rounding and divides; a shuffle
-// hands x_j to the lanes after it, which add its term): no block barrier inside a tile. Then
-// one barrier, and every later warp adds the tile's 32 terms at once. When the check declines
-// (ties, zeros, specials; rare), the warp computes row j the exact way (slow_row). Both give
-// RN of the same exact value: the same bits as the CPU, for any block or tile size.
-__global__ void __launch_bounds__(kThreads) solve_kernel(exstar_trsv_shape s, const double *__restrict__ t,
-                                                         const exstar_i64 *__restrict__ accs, double *y,
-                                                         long long fy, long long incy)
+template <int N>
+__device__ __forceinline__ void load_row(double (&a)[N], const row_walk &w, long long k0, bool mine)
 {
-  __shared__ slow_scratch scratch;
-  __shared__ double xs[kThreads];
-  __shared__ double tile[32][33]; // the tile's op(T)(row, col), read by its warp; padded
-  const int me = threadIdx.x, lane = me & 31, warp = me >> 5;
-  for (long long c0 = 0; c0 < s.nb; c0 += kThreads) {
-    const int len = (int)(s.nb - c0 < kThreads ? s.nb - c0 : kThreads);
-    const bool mine = me < len;
-    const long long r = mine ? row_of(s, c0 + me) : 0;
-    const row_walk w = walk_of(s, t, r);
-    exstar_bdd d = {0.0, 0.0, 0.0};
-    double diag = 1.0;
-    int fast = 0;
-    if (mine) {
-      if (!s.unit) diag = w.p[(c0 + me) * w.stride];
-      fast = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, y[fy + r * incy]);
-      for (long long k = 0; k < c0 && fast; ++k)
-        fast = exstar_bdd_add_product(&d, -w.p[k * w.stride], y[fy + row_of(s, k) * incy]);
-    }
-    for (int g = 0; g * 32 < len; ++g) {
-      const int g0 = g * 32, glen = len - g0 < 32 ? len - g0 : 32;
-      if (warp == g) {
-        // the tile's lower part, one row per lane: tile[lane][j] = t(r, step c0 + g0 + j)
-        for (int j = 0; j < lane && j < glen; ++j) tile[lane][j] = w.p[(c0 + g0 + j) * w.stride];
-        __syncwarp();
-        for (int j = 0; j < glen; ++j) {
-          const double tij = tile[lane][j]; // for lane > j
-          // lane j divides hi while it checks that hi is the rounding (no dependency between)
-          double x = 0.0;
-          int ok = 0;
-          if (lane == j) {
-            ok = fast & exstar_bdd_round_ok(&d);
-            x = s.unit ? d.hi : d.hi / diag;
-          }
-          ok = __shfl_sync(kFull, ok, j);
-          x = __shfl_sync(kFull, x, j);
-          if (!ok) {
-            const long long rj = row_of(s, c0 + g0 + j);
-            const double v = slow_row(scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj, lane);
-            x = s.unit ? v : v / __shfl_sync(kFull, diag, j);
-          }
-          if (lane == j) {
-            y[fy + r * incy] = x;
-            xs[g0 + j] = x;
-          }
-          if (lane > j && lane < glen) fast &= exstar_bdd_add_product(&d, -tij, x);
-          __syncwarp(); // y and xs written before a slow row reads them
-        }
-      }
-      __syncthreads();
-      if (warp > g && mine) fast &= add_tile_terms(d, w, c0 + g0, glen, xs + g0);
-    }
-    __syncthreads(); // the chunk's x in y before the next chunk reads them
+#pragma unroll
+  for (int k = 0; k < N; ++k) a[k] = mine ? w.p[(k0 + k) * w.stride] : 0.0;
+}
+
+// The block's diagonal tile into shared memory at the start, so that its serial part never
+// waits on memory (by then the other blocks stream their off-diagonal tiles): op(T)(row i,
+// step base + k) at dblk[k * kLd + i]. Consecutive threads read consecutive addresses of T.
+__device__ void load_diagonal_tile(double *dblk, const exstar_trsv_shape &s, const double *__restrict__ t,
+                                   long long base, int len, int me)
+{
+#pragma unroll 8
+  for (int e = me; e < kWaveRows * kWaveRows; e += kWaveThreads) {
+    const int i = s.trans ? e / kWaveRows : e % kWaveRows, k = s.trans ? e % kWaveRows : e / kWaveRows;
+    double v = 0.0;
+    if (i < len && k < len) v = walk_of(s, t, row_of(s, base + i)).p[(base + k) * walk_of(s, t, 0).stride];
+    dblk[k * kLd + i] = v;
   }
+}
+
+struct wave_shared {
+  slow_scratch scratch;
+  unsigned block;
+  double xs[kWaveRows];                       // x of the column block being added, then the block's own
+  exstar_bdd parts[kParts - 1][kWaveRows];    // partial sums of parts 1.. handed to part 0
+  int parts_ok[kParts - 1][kWaveRows];
+};
+
+
+// Tile g of the block by its warp (part 0): x of its rows into xs and y. d: each lane's row
+// without the tile's terms; a[j * kLd] = t(row, step k0 + j) for j < lane (shared memory);
+// 1/diag = rh + rl to about 2^-105 (rh = RN(1/diag)).
+__device__ void solve_tile(wave_shared &sh, const exstar_trsv_shape &s, const double *__restrict__ t,
+                           const exstar_i64 *__restrict__ accs, double *y, long long fy, long long incy,
+                           long long k0, int g, int glen, exstar_bdd d, int ok, const double *a, double diag,
+                           double rh, double rl, long long r, int lane)
+{
+  // One basic block, no branch: each lane computes "its" value and quotient at every step (lane
+  // j's is x_j, taken by the next step's shuffle straight from its register), then the later
+  // lanes' term as selects, which the compiler overlaps with the next steps' serial chain.
+  // x_j = RN(v / diag) for v = RN(s + t) as RN(v·rh + RN(s·rl)): within about 2^-103 of v / diag,
+  // so RN of it, but within that of a midpoint (the IEEE division checks it at the end).
+  // Unit diagonal: diag = rh = 1, rl = 0 and the quotient is v itself (v == 0 is declined).
+  double xj = 0.0, x = 0.0, la = 0.0; // x and la on lane j: x_j and -t(j, j - 1)
+#pragma unroll
+  for (int j = 0; j < 32; ++j) {
+    const double aj = j > 0 ? -a[(j - 1) * kLd] : 0.0;
+    const double xp = j > 0 ? __shfl_sync(kFull, xj, j - 1) : 0.0;
+    double sj, tj;
+    exstar_bdd_last_parts(&d, aj, xp, &sj, &tj);
+    xj = fma(sj + tj, rh, sj * rl);
+    x = lane == j ? xj : x;
+    la = lane == j ? aj : la;
+    if (j > 0) { // d stays each row's state before its last term
+      exstar_bdd e = d;
+      const int ok_e = exstar_bdd_add_product(&e, aj, xp);
+      const bool later = lane > j;
+      d.hi = later ? e.hi : d.hi;
+      d.lo = later ? e.lo : d.lo;
+      d.mag = later ? e.mag : d.mag;
+      ok &= later ? ok_e : 1;
+    }
+  }
+  // the checks, every lane its own row at once
+  const double up = __shfl_up_sync(kFull, x, 1);
+  const double xl = lane > 0 ? up : 0.0;
+  const double v = exstar_bdd_last_value(&d, la, xl);
+  const int good = ok & exstar_bdd_last_ok(&d, la, xl, v) & (__double_as_longlong(v / diag) == __double_as_longlong(x));
+  const unsigned bad = __ballot_sync(kFull, !good && lane < glen);
+  const int first = bad ? __ffs(bad) - 1 : glen;
+  if (lane < first) {
+    y[fy + r * incy] = x;
+    sh.xs[g * 32 + lane] = x;
+  }
+  __syncwarp();
+  for (int j = first; j < glen; ++j) { // rare: the exact way, row after row
+    const long long rj = row_of(s, k0 + j);
+    const double vj = slow_row(sh.scratch, s, t, accs + rj * EXSTAR_ACC_WORDS, y, fy, incy, rj, lane);
+    const double xj = s.unit ? vj : vj / __shfl_sync(kFull, diag, j);
+    if (lane == j) {
+      y[fy + r * incy] = xj;
+      sh.xs[g * 32 + lane] = xj;
+    }
+    __syncwarp();
+  }
+}
+
+
+__global__ void __launch_bounds__(kWaveThreads) wave_kernel(exstar_trsv_shape s, const double *__restrict__ t,
+                                                            const exstar_i64 *__restrict__ accs, double *y,
+                                                            long long fy, long long incy, unsigned *sync)
+{
+  __shared__ wave_shared sh;
+  extern __shared__ double dblk[]; // op(T)(row i, step base + k) at dblk[k * kLd + i]
+  const int me = threadIdx.x, lane = me & 31, warp = me >> 5;
+  const int tile = warp % kTiles, part = warp / kTiles, i = tile * 32 + lane;
+  if (me == 0) sh.block = atomicAdd(sync, 1u);
+  __syncthreads();
+  const long long blk = sh.block, base = blk * kWaveRows;
+  const int len = (int)(s.nb - base < kWaveRows ? s.nb - base : kWaveRows);
+  const bool mine = i < len;
+  const long long r = mine ? row_of(s, base + i) : 0;
+  const row_walk w = walk_of(s, t, r);
+  load_diagonal_tile(dblk, s, t, base, len, me);
+  exstar_bdd d = bdd_zero(), d2 = bdd_zero();
+  int ok = 1;
+  if (mine && part == 0)
+    ok = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, __ldcg(y + fy + r * incy));
+  // A: the column blocks before this one
+  for (long long c = 0; c < blk; ++c) {
+    double a[kSpan];
+    load_row(a, w, c * kWaveRows + part * kSpan, mine); // before the wait: T does not depend on x
+    if (me == 0) wait_flag(sync + 1 + c);
+    __syncthreads();
+    if (me < kWaveRows) sh.xs[me] = __ldcg(y + fy + row_of(s, c * kWaveRows + me) * incy);
+    __syncthreads();
+    ok &= add_terms(d, d2, a, sh.xs + part * kSpan);
+  }
+  exstar_bdd_merge(&d, &d2);
+  // B: the block's own tiles
+  const double diag = mine && !s.unit ? dblk[i * kLd + i] : 1.0;
+  const double rh = 1.0 / diag, rl = fma(-rh, diag, 1.0) * rh; // 1/diag as a double-double
+  for (int g = 0; g < kTiles && g * 32 < len; ++g) {
+    if (tile == g && part > 0) {
+      sh.parts[part - 1][i] = d;
+      sh.parts_ok[part - 1][i] = ok;
+      d = bdd_zero();
+      ok = 1;
+    }
+    __syncthreads();
+    if (tile == g && part == 0) {
+#pragma unroll
+      for (int q = 0; q < kParts - 1; ++q) {
+        exstar_bdd_merge(&d, &sh.parts[q][i]);
+        ok &= sh.parts_ok[q][i];
+      }
+      const int glen = len - g * 32 < 32 ? len - g * 32 : 32;
+      solve_tile(sh, s, t, accs, y, fy, incy, base + g * 32, g, glen, d, ok, dblk + g * 32 * kLd + i, diag, rh, rl, r,
+                 lane);
+    }
+    __syncthreads();
+    if (tile > g) {
+      double c[kCatch];
+#pragma unroll
+      for (int k = 0; k < kCatch; ++k) c[k] = dblk[(g * 32 + part * kCatch + k) * kLd + i];
+      d2 = bdd_zero();
+      ok &= add_terms(d, d2, c, sh.xs + g * 32 + part * kCatch);
+      exstar_bdd_merge(&d, &d2);
+    }
+  }
+  // publish: every thread's x stores before the flag
+  __threadfence();
+  __syncthreads();
+  if (me == 0) atomicExch(sync + 1 + blk, 1u);
 }
 
 __global__ void resid_kernel(exstar_trsv_shape s, const double *__restrict__ t,
@@ -244,9 +360,29 @@ extern "C" int exstar_cuda_trsv_solve(const exstar_trsv_shape *s, const double *
 {
   if (s->nb <= 0) return 0;
   if (!t || !accs || !y || incy == 0) return -(int)cudaErrorInvalidValue;
-  solve_kernel<<<1, kThreads, 0, (cudaStream_t)stream>>>(*s, t, accs, y, exstar_first_index(s->nb, offy, incy),
-                                                         incy);
-  return exstar_cuda_check_launch();
+  // the wave's tickets and flags: one word each, zeroed, freed once the kernel is done
+  const long long blocks = (s->nb + kWaveRows - 1) / kWaveRows;
+  const size_t bytes = (size_t)(blocks + 1) * sizeof(unsigned);
+  unsigned *sync = nullptr;
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t e = cudaMallocAsync((void **)&sync, bytes, st);
+  if (e != cudaSuccess) return -(int)e;
+  e = cudaMemsetAsync(sync, 0, bytes, st);
+  if (e != cudaSuccess) {
+    cudaFreeAsync(sync, st);
+    return -(int)e;
+  }
+  e = cudaFuncSetAttribute(wave_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kTileBytes);
+  if (e != cudaSuccess) {
+    cudaFreeAsync(sync, st);
+    return -(int)e;
+  }
+  wave_kernel<<<(unsigned)blocks, kWaveThreads, kTileBytes, st>>>(*s, t, accs, y, exstar_first_index(s->nb, offy, incy), incy,
+                                                       sync);
+  const int launched = exstar_cuda_check_launch();
+  e = cudaFreeAsync(sync, st);
+  if (launched != 0) return launched;
+  return e == cudaSuccess ? 0 : -(int)e;
 }
 
 extern "C" int exstar_cuda_trsv_resid(const exstar_trsv_shape *s, const double *t, const long long *accs,

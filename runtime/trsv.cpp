@@ -14,12 +14,14 @@ namespace {
 
 using exstar_rt::subvector_offset;
 
-// Default block rows: 256; 512 when CUDA workers run (the GPU's diagonal-block solve has a
-// fixed cost per block, and its serial part is the same for any block size; H100, n = 16384:
-// 12.7 ms with 512 against 16.4 ms with 256 through StarPU). The bits never depend on it.
+// Default block rows: 256 on CPUs; 16384 when CUDA workers run: the GPU's diagonal-block solve
+// is a wave over the whole device (kernels_cuda/trsv.cu) that adds the block's off-diagonal
+// terms itself, so one block row per 16384 rows leaves nothing to the graph but that task
+// (H100, n = 16384: 2.0 ms through StarPU, against 8.1 ms with blocks of 512). The bits never
+// depend on it.
 int64_t default_nb()
 {
-  return starpu_cuda_worker_get_count() > 0 ? 512 : 256;
+  return starpu_cuda_worker_get_count() > 0 ? 16384 : 256;
 }
 constexpr int64_t kMaxChunk = 1 << 24; // columns per gemv_acc task (its 2^26 terms bound)
 

@@ -16,7 +16,7 @@
 //     cuda / cublas          cublasDgemv (host pointer mode)
 //   trsv lower, no transpose, non-unit (op trsv), same sizes; x reset to b before each run, untimed:
 //     cuda / exstar-kernels  exstar_dtrsv's blocked order issued directly: per block of nb rows
-//                            (--trsv-nb, default 512 = the runtime's with CUDA), acc zero, the exact gemv_acc
+//                            (--trsv-nb, default 16384 = the runtime's with CUDA), acc zero, the exact gemv_acc
 //                            of the solved blocks (α = −1), then exstar_cuda_trsv_solve
 //     starpu-cuda / exstar   exstar_dtrsv_insert on handles already on the GPU (T prefetched once,
 //                            x prefetched after each reset), until starpu_task_wait_for_all
@@ -74,7 +74,7 @@ struct Options {
   int lu_min_log = 9, lu_max_log = 13;
   int reps = 10, lu_reps = 5;
   double lu_limit = 60;
-  int64_t trsv_nb = 512; // exstar_dtrsv's default when CUDA workers run
+  int64_t trsv_nb = 16384; // exstar_dtrsv's default when CUDA workers run
   std::string sched = "eager";
   int ncpu = 0;
   std::string csv;
@@ -92,7 +92,7 @@ void usage(const char *prog)
                "  --reps R          gemv/trsv timed runs, median kept (default 10)\n"
                "  --lu-reps R       LU timed runs, median kept (default 5)\n"
                "  --lu-limit S      a StarPU LU run over S seconds: once at that n, not larger (default 60)\n"
-               "  --trsv-nb NB      trsv block rows (default 512, as exstar_dtrsv with CUDA workers)\n"
+               "  --trsv-nb NB      trsv block rows (default 16384, as exstar_dtrsv with CUDA workers)\n"
                "  --sched NAME      StarPU scheduler (default eager)\n"
                "  --ncpu C          StarPU CPU workers beside the CUDA worker (default 0)\n"
                "  --csv FILE        also write the CSV to FILE\n",

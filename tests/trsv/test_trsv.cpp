@@ -190,7 +190,7 @@ TEST_CASE("trsv equals ref_trsv bit for bit: all uplo/trans/diag, block sizes, s
 TEST_CASE("trsv equals ref_trsv bit for bit with diagonal blocks of more rows than a GPU block has threads",
           "[trsv][large]")
 {
-  // 600 rows in one diagonal block: the CUDA solve takes them in two chunks (512 + 88 rows)
+  // 600 rows in one diagonal block: the CUDA solve's wave takes them in five blocks of threads
   session s("eager");
   Rng rng(600);
   problem p = random_problem(600, 601, rng);
@@ -205,6 +205,30 @@ TEST_CASE("trsv equals ref_trsv bit for bit with diagonal blocks of more rows th
       const std::vector<double> want = ref_trsv(u, t, 'N', p.n, p.T, p.ldt, p.b);
       CHECK(show_diff(run_insert(p, u, t, 'N', 1, 600, -1), want) == "equal");
     }
+}
+
+TEST_CASE("trsv equals ref_trsv bit for bit on large diagonal blocks of hard rows: ill-conditioned, special values",
+          "[trsv][large]")
+{
+  // 300 rows in one diagonal block: on the GPU three blocks of threads, whose checks decline
+  // rows (cancellation, ties, specials) that the exact path then takes, across their flags
+  session s("eager");
+  Rng rng(300);
+  std::vector<problem> ps = {cond_problem('L', 300, 1e20, 11, rng), cond_problem('U', 300, 1e30, 12, rng)};
+  problem spec = random_problem(300, 300, rng);
+  spec.T = gen_special(300 * 300, rng, 0.01);
+  spec.b = gen_special(300, rng, 0.05);
+  spec.name = "special values";
+  ps.push_back(spec);
+  for (const problem &p : ps)
+    for (char u : kUplo)
+      for (char t : kTrans)
+        for (char d : kDiag) {
+          if (!triangle_ok(p, u)) continue;
+          INFO(p.name << " " << u << t << d);
+          const std::vector<double> want = ref_trsv(u, t, d, p.n, p.T, p.ldt, p.b);
+          CHECK(show_diff(run_insert(p, u, t, d, 1, 300, -1), want) == "equal");
+        }
 }
 
 TEST_CASE("trsv: the task form divides by a zero diagonal as IEEE does", "[trsv][special]")
