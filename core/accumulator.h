@@ -103,6 +103,18 @@ EXSTAR_FN int exstar_two_prod_fast(double a, double b, double *p, double *e)
   return ap < EXSTAR_FPE_TERM_MAX && ap >= EXSTAR_PROD_MIN; /* false for NaN */
 }
 
+/* Whether a writer that skips the normalization after its short calls must normalize now.
+ * Such a call adds fewer than 2^28 terms (at most one 32-bit digit of each to a word, plus its
+ * flushes: less than 2^60 a word) and counts itself in the ANY word, which a normalization
+ * leaves at 0 or 1; after at most four such calls since the last normalization every word is
+ * still below 2^63. (Normalizing after every call costs a short call, a tile of trsv, more
+ * than its terms; the roundings take raw digits.) */
+#define EXSTAR_ACC_SHORT_CALL_TERMS (((exstar_i64)1) << 28)
+EXSTAR_FN int exstar_acc_due_normalize(const exstar_i64 *acc)
+{
+  return acc[EXSTAR_ACC_COUNT_ANY] >= 4;
+}
+
 /* ---- decomposition of doubles and products into digits ---------------------------------- */
 
 /* |x| = m * 2^ex with m an integer < 2^53; x finite and nonzero. */

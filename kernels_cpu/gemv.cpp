@@ -38,11 +38,12 @@ exstar_i64 *acc_at(exstar_i64 *acc, int64_t k) { return acc + k * W; }
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// The end of one accumulator's share of a call: flags, canonical form.
-void close_acc(exstar_i64 *acc, int flags)
+// The end of one accumulator's share of a call of `terms` terms: flags, then the canonical form
+// when due (core/accumulator.h: exstar_acc_due_normalize, every fourth short call).
+void close_acc(exstar_i64 *acc, int flags, int64_t terms)
 {
   exstar_acc_add_flags_cpu(acc, flags);
-  exstar_acc_normalize_cpu(acc);
+  if (terms >= EXSTAR_ACC_SHORT_CALL_TERMS || exstar_acc_due_normalize(acc)) exstar_acc_normalize_cpu(acc);
 }
 
 // x and its split α·x_k = s_k + t_k (exstar_gemv_scale_x; s_k == 0: no exact split), padded
@@ -131,7 +132,7 @@ void gemv_n(int64_t m, int64_t n, double alpha, const double *A, int64_t offa, i
   for (int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
     const int64_t rb = min64(m - i0, kRowBlock);
     const int nbat = (int)((rb + L - 1) / L);
-    lanes F[kBatches], Ft[kBatches];
+    std::vector<lanes> F((size_t)nbat), Ft((size_t)nbat); // zeroed: only the batches a block uses
     int flags[kRowBlock] = {}, common[kBatches] = {};
     double pad[L] = {}; // a short last batch, zero-padded (zeros are never fast)
     exstar_i64 *rows = acc_at(acc, i0);
@@ -154,7 +155,7 @@ void gemv_n(int64_t m, int64_t n, double alpha, const double *A, int64_t offa, i
       flush(F[b], acc_at(rows, b * L), W, cnt);
       if (X.any_t) flush(Ft[b], acc_at(rows, b * L), W, cnt);
     }
-    for (int64_t r = 0; r < rb; ++r) close_acc(acc_at(rows, r), flags[r] | common[r / L]);
+    for (int64_t r = 0; r < rb; ++r) close_acc(acc_at(rows, r), flags[r] | common[r / L], n);
   }
 }
 
@@ -208,7 +209,7 @@ void gemv_t(int64_t m, int64_t n, double alpha, const double *A, int64_t offa, i
     }
     flush(F, aj, 0, L);
     if (X.any_t) flush(Ft, aj, 0, L);
-    close_acc(aj, flags);
+    close_acc(aj, flags, m);
   }
 }
 
@@ -245,7 +246,7 @@ void exstar_cpu_gemv_acc_ref(char trans, int64_t m, int64_t n, double alpha, con
       flags |= exstar_gemv_step_cpu(ai, fpe, alpha, a, x[fx + j * incx]);
     }
     exstar_acc_flush_fpe_cpu(ai, fpe);
-    close_acc(ai, flags);
+    close_acc(ai, flags, lenx);
   }
 }
 

@@ -2,10 +2,14 @@
 // One row at a time: the row's value RN(acc + b_r - in-block terms) comes from the checked
 // fast rounding (core/checked_round.h) when it proves itself, else from a private copy of the
 // row's accumulator that gets b_r and the in-block terms (core/trsv.inc) and is rounded
-// exactly. Either way it is the same double; it is then divided once.
+// exactly. Either way it is the same double; it is then divided once. The fast path walks T
+// along its memory: when op(T)'s columns are T's (no transpose), each solved x_j goes at once
+// to every later row's bounded double-double (a contiguous column, as OpenBLAS's dtrsv walks
+// it); otherwise each row gathers its own contiguous row.
 #include "kernels_cpu/trsv.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "core/checked_round.h"
+#include <vector>
 
 #define EXSTAR_TRSV_ACC_PTR exstar_i64 *
 #define EXSTAR_TRSV_OPS_SFX _cpu
@@ -53,10 +57,51 @@ int row_value_fast(const exstar_trsv_shape *s, const double *t, const exstar_i64
 
 } // namespace
 
+namespace {
+
+// No transpose: the rows' bounded double-doubles in arrays (by row index r), column after
+// column; a row the check declines is computed the exact way (row_value), its later terms
+// still go to the arrays.
+void solve_by_columns(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs, double *y, int64_t fy,
+                      int64_t incy)
+{
+  const int64_t nb = s->nb;
+  std::vector<double> hi(nb), lo(nb), err(nb), mag(nb);
+  std::vector<int> ok(nb);
+  for (int64_t r = 0; r < nb; ++r) {
+    exstar_bdd d;
+    ok[r] = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, y[fy + r * incy]);
+    hi[r] = d.hi, lo[r] = d.lo, err[r] = d.err, mag[r] = d.mag;
+  }
+  for (int64_t step = 0; step < nb; ++step) {
+    const int64_t r = s->forward ? step : nb - 1 - step;
+    const double *col = t + s->t0 + r * s->ldt; // column r of T: op(T)(i, r) = col[i]
+    const exstar_bdd d = {hi[r], lo[r], err[r], mag[r]};
+    double v;
+    if (!(ok[r] && exstar_bdd_round(&d, &v)))
+      v = row_value(s, t, accs + r * EXSTAR_ACC_WORDS, y[fy + r * incy], 0, y, fy, incy, r);
+    const double x = s->unit ? v : v / col[r];
+    y[fy + r * incy] = x;
+    // the later rows: r + 1 .. nb - 1 forward, 0 .. r - 1 backward
+    const int64_t i0 = s->forward ? r + 1 : 0, i1 = s->forward ? nb : r;
+    for (int64_t i = i0; i < i1; ++i) {
+      exstar_bdd e = {hi[i], lo[i], 0.0, mag[i]};
+      ok[i] &= exstar_bdd_add_product(&e, -col[i], x);
+      hi[i] = e.hi, lo[i] = e.lo, mag[i] = e.mag;
+    }
+  }
+}
+
+} // namespace
+
 void exstar_cpu_trsv_solve(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs,
                            double *y, int64_t offy, int64_t incy)
 {
   const int64_t fy = exstar_first_index(s->nb, offy, incy);
+  if (!s->trans) {
+    solve_by_columns(s, t, accs, y, fy, incy);
+    return;
+  }
   for (int64_t step = 0; step < s->nb; ++step) {
     const int64_t r = s->forward ? step : s->nb - 1 - step;
     const exstar_i64 *acc = accs + r * EXSTAR_ACC_WORDS;

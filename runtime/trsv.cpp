@@ -1,9 +1,11 @@
 // Drivers of trsv and refined trsv: blocking calls and task insertion.
 //
-// The graph of one solve, for each block row I in substitution order: gemv_acc tasks add
-// −Σ_K op(T)_IK·x_K over the solved blocks K into the block row's accumulators (α = −1, so
-// every term keeps its own IEEE zero sign, STARPU_REDUX, split into one task per worker at
-// most), then the diagonal-block task substitutes. Dependencies are StarPU's, on x as a whole.
+// The graph of one solve, for each block I in substitution order: the diagonal-block task
+// substitutes (its accumulators hold −Σ_K op(T)_IK·x_K over the blocks K solved before), a copy
+// of the solved x_I goes to a handle of its own, and one gemv_acc task per later block row J adds
+// −op(T)_JI·x_I into J's accumulators (α = −1, so every term keeps its own IEEE zero sign). The
+// tile tasks wait for the x_I they read only: lookahead by StarPU's dependencies. The residual
+// of refinement gathers each block row's terms in at most one task per worker (REDUX).
 #include "runtime/internal.h"
 #include "codelets/codelets.h"
 #include <cctype>
@@ -94,6 +96,30 @@ block_row block_of(const solve_geom &g, int64_t I)
   return b;
 }
 
+// accs (REDUX, or RW when alone) += −Σ op(T)_ij·x_j over the rows of b and the columns
+// [j0, j0 + w), x_j = element j - j0 of the vector (xh, offx, incx): one gemv_acc task.
+int insert_tile(const char *who, const solve_geom &g, const block_row &b, int64_t j0, int64_t w,
+                starpu_data_handle_t xh, int64_t offx, int64_t incx, starpu_data_handle_t accs, bool alone,
+                int priority = 0)
+{
+  exstar_gemv_acc_args a;
+  std::memset(&a, 0, sizeof a);
+  a.trans = g.trans;
+  a.alpha = -1.0;
+  if (g.trans == 'N') {
+    a.m = b.len, a.n = w, a.ia = g.it + b.I0, a.ja = g.jt + j0;
+  } else {
+    a.m = w, a.n = b.len, a.ia = g.it + j0, a.ja = g.jt + b.I0;
+  }
+  a.offx = offx;
+  a.incx = incx;
+  a.offacc = 0;
+  int ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, xh,
+                               alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY,
+                               priority, STARPU_NAME, "exstar_trsv_gemv_acc", 0);
+  return exstar_rt::submit_status(ret, who);
+}
+
 // accs (REDUX; RW when one task) += −Σ_{c0<=j<c1} op(T)_ij·x_j for the rows of b, in at most one
 // task per worker.
 int insert_offblock(const char *who, const solve_geom &g, const block_row &b, starpu_data_handle_t x, int64_t offx,
@@ -107,24 +133,9 @@ int insert_offblock(const char *who, const solve_geom &g, const block_row &b, st
   if (nchunks < (width + kMaxChunk - 1) / kMaxChunk) nchunks = (width + kMaxChunk - 1) / kMaxChunk;
   for (int64_t k = 0; k < nchunks; ++k) {
     const int64_t j0 = b.c0 + width * k / nchunks, w = b.c0 + width * (k + 1) / nchunks - j0;
-    exstar_gemv_acc_args a;
-    std::memset(&a, 0, sizeof a);
-    a.trans = g.trans;
-    a.alpha = -1.0;
-    if (g.trans == 'N') {
-      a.m = b.len, a.n = w, a.ia = g.it + b.I0, a.ja = g.jt + j0;
-    } else {
-      a.m = w, a.n = b.len, a.ia = g.it + j0, a.ja = g.jt + b.I0;
-    }
-    a.offx = subvector_offset(g.n, offx, incx, j0, w);
-    a.incx = incx;
-    a.offacc = 0;
     // one task alone: RW accumulators, no per-worker copies to reduce
-    const bool alone = nchunks == 1;
-    int ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, x,
-                                 alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
-                                 "exstar_trsv_gemv_acc", 0);
-    if (ret != 0) return exstar_rt::submit_status(ret, who);
+    if (int s = insert_tile(who, g, b, j0, w, x, subvector_offset(g.n, offx, incx, j0, w), incx, accs, nchunks == 1))
+      return s;
   }
   return EXSTAR_SUCCESS;
 }
@@ -159,19 +170,55 @@ int insert_block_row(const char *who, const solve_geom &g, const block_row &b, s
   return s;
 }
 
-// The solve's graph on x (holding b).
+// dst := RN(dst + src) (add) or dst := src (a W access: it initializes a workspace).
+int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src, int64_t offs, int64_t incs,
+                  starpu_data_handle_t dst, int64_t offd, int64_t incd, int priority = 0)
+{
+  exstar_trsv_update_args a;
+  std::memset(&a, 0, sizeof a);
+  a.n = n, a.add = add, a.offd = offs, a.incd = incs, a.offx = offd, a.incx = incd;
+  int ret = add ? starpu_task_insert(&exstar_trsv_update_cl, STARPU_R, src, STARPU_RW, dst, STARPU_VALUE, &a,
+                                     sizeof a, STARPU_PRIORITY, priority, STARPU_NAME, "exstar_trsv_update", 0)
+                : starpu_task_insert(&exstar_trsv_copy_cl, STARPU_R, src, STARPU_W, dst, STARPU_VALUE, &a, sizeof a,
+                                     STARPU_PRIORITY, priority, STARPU_NAME, "exstar_trsv_copy", 0);
+  return exstar_rt::submit_status(ret, who);
+}
+
+// The solve's graph on x (holding b), with lookahead: in substitution order, block I's diagonal
+// task, then a copy of its solved x_I into a handle of its own, then one gemv_acc task per later
+// block row J (RW on J's accumulators: T_JI·x_I). A tile task waits for the x_I it reads, not for
+// x as a whole, so block rows gather their off-diagonal terms while later diagonal blocks are
+// solved; only the tile of the block solved last stays between two diagonal solves. That serial
+// path (diagonal task, copy, next block row's tile) runs at the top priority (eager and the
+// priority-aware schedulers take such tasks first).
 int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
 {
+  const int top = starpu_sched_get_max_priority();
   const int64_t nblk = (g.n + g.nb - 1) / g.nb;
-  for (int64_t step = 0; step < nblk; ++step) {
-    const block_row b = block_of(g, g.forward() ? step : nblk - 1 - step);
-    int s = insert_block_row(who, g, b, x, offx, incx, [&](starpu_data_handle_t accs, exstar_trsv_block_args &a) {
-      return starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_RW, x, STARPU_VALUE, &a,
-                                sizeof a, STARPU_NAME, "exstar_trsv_diag", 0);
-    });
-    if (s) return s;
+  auto block_at = [&](int64_t step) { return block_of(g, g.forward() ? step : nblk - 1 - step); };
+  std::vector<starpu_data_handle_t> accs((size_t)nblk, nullptr);
+  int s = EXSTAR_SUCCESS;
+  for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step) s = exstar_accs_register(&accs[step], block_at(step).len);
+  for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step) {
+    const block_row b = block_at(step);
+    exstar_trsv_block_args a = block_args(g, b);
+    a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
+    a.incx = incx;
+    s = exstar_rt::submit_status(starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs[step], STARPU_RW,
+                                                    x, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
+                                                    "exstar_trsv_diag", 0),
+                                 who);
+    if (s != EXSTAR_SUCCESS || step + 1 == nblk) break;
+    starpu_data_handle_t xb;
+    starpu_vector_data_register(&xb, -1, 0, (uint32_t)b.len, sizeof(double));
+    s = insert_update(who, b.len, 0, x, a.offx, incx, xb, 0, 1, top);
+    for (int64_t later = step + 1; later < nblk && s == EXSTAR_SUCCESS; ++later)
+      s = insert_tile(who, g, block_at(later), b.I0, b.len, xb, 0, 1, accs[later], true, later == step + 1 ? top : 0);
+    starpu_data_unregister_submit(xb);
   }
-  return EXSTAR_SUCCESS;
+  for (starpu_data_handle_t h : accs)
+    if (h) starpu_data_unregister_submit(h);
+  return s;
 }
 
 // r := RN(b − op(T)·x) over the triangle, block row by block row (independent rows).
@@ -190,20 +237,6 @@ int insert_residual(const char *who, const solve_geom &g, starpu_data_handle_t x
     if (s) return s;
   }
   return EXSTAR_SUCCESS;
-}
-
-// dst := RN(dst + src) (add) or dst := src (a W access: it initializes a workspace).
-int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src, int64_t offs, int64_t incs,
-                  starpu_data_handle_t dst, int64_t offd, int64_t incd)
-{
-  exstar_trsv_update_args a;
-  std::memset(&a, 0, sizeof a);
-  a.n = n, a.add = add, a.offd = offs, a.incd = incs, a.offx = offd, a.incx = incd;
-  int ret = add ? starpu_task_insert(&exstar_trsv_update_cl, STARPU_R, src, STARPU_RW, dst, STARPU_VALUE, &a,
-                                     sizeof a, STARPU_NAME, "exstar_trsv_update", 0)
-                : starpu_task_insert(&exstar_trsv_copy_cl, STARPU_R, src, STARPU_W, dst, STARPU_VALUE, &a, sizeof a,
-                                     STARPU_NAME, "exstar_trsv_copy", 0);
-  return exstar_rt::submit_status(ret, who);
 }
 
 int insert_refined(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx,
