@@ -120,22 +120,22 @@ __device__ __forceinline__ row_walk walk_of(const exstar_trsv_shape &s, const do
 // to blocks of threads of kWaveRows rows each, taken in order (a ticket; a block only waits for
 // blocks that hold earlier tickets, so the wave cannot deadlock however many are resident).
 // Block B, its rows [B·kWaveRows, ...):
-//  A. the off-diagonal terms, column block after column block C < B: its elements loaded, the
-//     flag of C awaited, its x read, the terms added (kParts threads a row);
+//  A. the off-diagonal terms, tile of 32 columns after tile C of the blocks before: its
+//     elements loaded, the flag of C awaited, its x read, the terms added (kParts threads a row);
 //  B. its own rows (their tile of T in shared memory), tile by tile of 32 (one warp): a lane a
 //     row, x_j computed by lane j with the double-double value of its row
 //     (exstar_bdd_last_parts) and a division through the reciprocal of its diagonal element
 //     (a first guess and one correction with its exact remainder), handed on by a shuffle; the
 //     checks (exstar_bdd_last_ok and the IEEE division) run for the whole tile at its end, off
 //     the serial chain; a row they decline is redone the exact way (slow_row), and the rows
-//     after it in its tile too. The later tiles add the tile's terms (all kParts threads of a
-//     row), then the block publishes its x and sets its flag.
+//     after it in its tile too. The tile's warp then fences its x and sets the tile's flag,
+//     while the later tiles add its terms (all kParts threads of a row).
 // Every accepted value is RN of the exact value and the IEEE quotient: the same bits as the CPU.
 constexpr int kWaveRows = 128;
 constexpr int kTiles = kWaveRows / 32;
 constexpr int kParts = 2;
 constexpr int kWaveThreads = kWaveRows * kParts;
-constexpr int kSpan = kWaveRows / kParts; // columns of a column block per thread (phase A)
+constexpr int kSpan = 32 / kParts;         // columns of a tile per thread (phase A)
 constexpr int kCatch = 32 / kParts;       // columns of a tile per thread (catch-up)
 constexpr int kLd = kWaveRows + 1;        // the block's diagonal tile in shared memory, padded
 constexpr size_t kTileBytes = sizeof(double) * kLd * kWaveRows;
@@ -256,7 +256,7 @@ __device__ void solve_tile(wave_shared &sh, const exstar_trsv_shape &s, const do
 }
 
 
-__global__ void __launch_bounds__(kWaveThreads) wave_kernel(exstar_trsv_shape s, const double *__restrict__ t,
+__global__ void __launch_bounds__(kWaveThreads, 1) wave_kernel(exstar_trsv_shape s, const double *__restrict__ t,
                                                             const exstar_i64 *__restrict__ accs, double *y,
                                                             long long fy, long long incy, unsigned *sync)
 {
@@ -276,13 +276,14 @@ __global__ void __launch_bounds__(kWaveThreads) wave_kernel(exstar_trsv_shape s,
   int ok = 1;
   if (mine && part == 0)
     ok = exstar_bdd_init_acc(accs + r * EXSTAR_ACC_WORDS, &d) && exstar_bdd_add(&d, __ldcg(y + fy + r * incy));
-  // A: the column blocks before this one
-  for (long long c = 0; c < blk; ++c) {
+  // A: the tiles of 32 rows before this block, as their flags come up (the last one's terms
+  // are all that is left once the block before is solved)
+  for (long long c = 0; c < blk * kTiles; ++c) {
     double a[kSpan];
-    load_row(a, w, c * kWaveRows + part * kSpan, mine); // before the wait: T does not depend on x
+    load_row(a, w, c * 32 + part * kSpan, mine); // before the wait: T does not depend on x
     if (me == 0) wait_flag(sync + 1 + c);
     __syncthreads();
-    if (me < kWaveRows) sh.xs[me] = __ldcg(y + fy + row_of(s, c * kWaveRows + me) * incy);
+    if (me < 32) sh.xs[me] = __ldcg(y + fy + row_of(s, c * 32 + me) * incy);
     __syncthreads();
     ok &= add_terms(d, d2, a, sh.xs + part * kSpan);
   }
@@ -309,6 +310,10 @@ __global__ void __launch_bounds__(kWaveThreads) wave_kernel(exstar_trsv_shape s,
                  lane);
     }
     __syncthreads();
+    if (warp == g) { // tile g published (its stores fenced) while the next tile goes on
+      __threadfence();
+      if (lane == 0) atomicExch(sync + 1 + blk * kTiles + g, 1u);
+    }
     if (tile > g) {
       double c[kCatch];
 #pragma unroll
@@ -318,10 +323,6 @@ __global__ void __launch_bounds__(kWaveThreads) wave_kernel(exstar_trsv_shape s,
       exstar_bdd_merge(&d, &d2);
     }
   }
-  // publish: every thread's x stores before the flag
-  __threadfence();
-  __syncthreads();
-  if (me == 0) atomicExch(sync + 1 + blk, 1u);
 }
 
 __global__ void resid_kernel(exstar_trsv_shape s, const double *__restrict__ t,
@@ -362,7 +363,7 @@ extern "C" int exstar_cuda_trsv_solve(const exstar_trsv_shape *s, const double *
   if (!t || !accs || !y || incy == 0) return -(int)cudaErrorInvalidValue;
   // the wave's tickets and flags: one word each, zeroed, freed once the kernel is done
   const long long blocks = (s->nb + kWaveRows - 1) / kWaveRows;
-  const size_t bytes = (size_t)(blocks + 1) * sizeof(unsigned);
+  const size_t bytes = (size_t)(blocks * kTiles + 1) * sizeof(unsigned);
   unsigned *sync = nullptr;
   cudaStream_t st = (cudaStream_t)stream;
   cudaError_t e = cudaMallocAsync((void **)&sync, bytes, st);
