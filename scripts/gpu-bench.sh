@@ -64,11 +64,12 @@ echo "gpu-bench.sh: cuda_dot_bench done ($(($(wc -l < "$out/cuda_dot.csv") - 1))
 status=0
 gemv_args=()
 [ $quick = 1 ] && gemv_args=(--max-log 12 --reps 3)
-"$gemv" "${gemv_args[@]}" > "$out/cuda_gemv.csv" 2> "$out/cuda_gemv.log" || status=$?
+"$gemv" "${gemv_args[@]}" > "$out/cuda_gemv.csv" 2> "$out/cuda_gemv.log" ||
+  { status=$?; echo "gpu-bench.sh: cuda_gemv_bench exited with $status (see $out/cuda_gemv.log)" >&2; }
 grep -E 'bit check|ratio' "$out/cuda_gemv.log" || true
-"$gpu" "${gpu_args[@]}" "${extra[@]}" --csv "$out/gpu_bench.csv" > /dev/null 2> "$out/gpu_bench.log" || status=$?
+"$gpu" "${gpu_args[@]}" "${extra[@]}" --csv "$out/gpu_bench.csv" > /dev/null 2> "$out/gpu_bench.log" ||
+  { status=$?; echo "gpu-bench.sh: gpu_bench exited with $status (see $out/gpu_bench.log)" >&2; }
 grep '^# ' "$out/gpu_bench.log" | sed -n '/# summary:/,$p'
-[ $status = 0 ] || echo "gpu-bench.sh: gpu_bench exited with $status (see $out/gpu_bench.log)" >&2
 
 head -n1 "$out/cuda_dot.csv" > "$out/gpu-all.csv"
 for f in "$out/cuda_dot.csv" "$out/cuda_gemv.csv" "$out/gpu_bench.csv"; do [ -f "$f" ] && tail -n +2 "$f" >> "$out/gpu-all.csv"; done

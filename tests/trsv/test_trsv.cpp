@@ -158,6 +158,17 @@ bool triangle_ok(const problem &p, char u)
   return p.name.rfind("gen_triangular_cond", 0) != 0 || p.name[20] == u;
 }
 
+// f(p, uplo, trans, diag) for every problem and every option its triangle allows.
+template <class F>
+void for_each_variant(const std::vector<problem> &ps, F f)
+{
+  for (const problem &p : ps)
+    for (char u : kUplo)
+      for (char t : kTrans)
+        for (char d : kDiag)
+          if (triangle_ok(p, u)) f(p, u, t, d);
+}
+
 } // namespace
 
 TEST_CASE("trsv equals ref_trsv bit for bit: all uplo/trans/diag, block sizes, strides", "[trsv]")
@@ -220,15 +231,11 @@ TEST_CASE("trsv equals ref_trsv bit for bit on large diagonal blocks of hard row
   spec.b = gen_special(300, rng, 0.05);
   spec.name = "special values";
   ps.push_back(spec);
-  for (const problem &p : ps)
-    for (char u : kUplo)
-      for (char t : kTrans)
-        for (char d : kDiag) {
-          if (!triangle_ok(p, u)) continue;
-          INFO(p.name << " " << u << t << d);
-          const std::vector<double> want = ref_trsv(u, t, d, p.n, p.T, p.ldt, p.b);
-          CHECK(show_diff(run_insert(p, u, t, d, 1, 300, -1), want) == "equal");
-        }
+  for_each_variant(ps, [](const problem &p, char u, char t, char d) {
+    INFO(p.name << " " << u << t << d);
+    const std::vector<double> want = ref_trsv(u, t, d, p.n, p.T, p.ldt, p.b);
+    CHECK(show_diff(run_insert(p, u, t, d, 1, 300, -1), want) == "equal");
+  });
 }
 
 TEST_CASE("trsv: the task form divides by a zero diagonal as IEEE does", "[trsv][special]")
@@ -292,19 +299,15 @@ TEST_CASE("refined trsv equals its definition composed from oracles", "[trsv][re
   std::vector<problem> ps;
   ps.push_back(random_problem(33, 35, rng));
   for (double cond : {1e8, 1e24}) ps.push_back(cond_problem('L', 40, cond, 5, rng));
-  for (const problem &p : ps)
-    for (char u : kUplo)
-      for (char t : kTrans)
-        for (char d : kDiag) {
-          if (!triangle_ok(p, u)) continue;
-          INFO(p.name << " " << u << t << d);
-          for (int steps : {1, 3}) {
-            std::vector<double> want = ref_refined(p, u, t, d, steps);
-            int64_t info = -1;
-            CHECK(show_diff(run_blocking(p, u, t, d, 1, steps, &info), want) == "equal");
-            CHECK(show_diff(run_insert(p, u, t, d, -3, 5, steps), want) == "equal");
-          }
-        }
+  for_each_variant(ps, [](const problem &p, char u, char t, char d) {
+    INFO(p.name << " " << u << t << d);
+    for (int steps : {1, 3}) {
+      std::vector<double> want = ref_refined(p, u, t, d, steps);
+      int64_t info = -1;
+      CHECK(show_diff(run_blocking(p, u, t, d, 1, steps, &info), want) == "equal");
+      CHECK(show_diff(run_insert(p, u, t, d, -3, 5, steps), want) == "equal");
+    }
+  });
 }
 
 namespace {
