@@ -124,8 +124,8 @@ __device__ __forceinline__ row_walk walk_of(const exstar_trsv_shape &s, const do
 //     elements loaded, the flag of C awaited, its x read, the terms added (kParts threads a row);
 //  B. its own rows (their tile of T in shared memory), tile by tile of 32 (one warp): a lane a
 //     row, x_j computed by lane j with the double-double value of its row
-//     (exstar_bdd_last_parts) and a division through the reciprocal of its diagonal element
-//     (a first guess and one correction with its exact remainder), handed on by a shuffle; the
+//     (exstar_bdd_last_parts) and a division through the reciprocal of its diagonal element as
+//     a double-double (one FMA on the chain), handed on by a shuffle; the
 //     checks (exstar_bdd_last_ok and the IEEE division) run for the whole tile at its end, off
 //     the serial chain; a row they decline is redone the exact way (slow_row), and the rows
 //     after it in its tile too. The tile's warp then fences its x and sets the tile's flag,
@@ -135,8 +135,7 @@ constexpr int kWaveRows = 128;
 constexpr int kTiles = kWaveRows / 32;
 constexpr int kParts = 2;
 constexpr int kWaveThreads = kWaveRows * kParts;
-constexpr int kSpan = 32 / kParts;         // columns of a tile per thread (phase A)
-constexpr int kCatch = 32 / kParts;       // columns of a tile per thread (catch-up)
+constexpr int kSpan = 32 / kParts;        // columns of a tile per thread (its terms for a row)
 constexpr int kLd = kWaveRows + 1;        // the block's diagonal tile in shared memory, padded
 constexpr size_t kTileBytes = sizeof(double) * kLd * kWaveRows;
 
@@ -191,7 +190,7 @@ __device__ void load_diagonal_tile(double *dblk, const exstar_trsv_shape &s, con
 struct wave_shared {
   slow_scratch scratch;
   unsigned block;
-  double xs[kWaveRows];                       // x of the column block being added, then the block's own
+  double xs[kWaveRows];                       // x of the tile being added, then the block's own
   exstar_bdd parts[kParts - 1][kWaveRows];    // partial sums of parts 1.. handed to part 0
   int parts_ok[kParts - 1][kWaveRows];
 };
@@ -315,11 +314,11 @@ __global__ void __launch_bounds__(kWaveThreads, 1) wave_kernel(exstar_trsv_shape
       if (lane == 0) atomicExch(sync + 1 + blk * kTiles + g, 1u);
     }
     if (tile > g) {
-      double c[kCatch];
+      double c[kSpan];
 #pragma unroll
-      for (int k = 0; k < kCatch; ++k) c[k] = dblk[(g * 32 + part * kCatch + k) * kLd + i];
+      for (int k = 0; k < kSpan; ++k) c[k] = dblk[(g * 32 + part * kSpan + k) * kLd + i];
       d2 = bdd_zero();
-      ok &= add_terms(d, d2, c, sh.xs + g * 32 + part * kCatch);
+      ok &= add_terms(d, d2, c, sh.xs + g * 32 + part * kSpan);
       exstar_bdd_merge(&d, &d2);
     }
   }
