@@ -33,6 +33,10 @@ constexpr int kBatches = EXSTAR_CPU_GEMV_BATCHES;
 // hardware prefetcher (measured 1.1-1.3x faster).
 constexpr int64_t kPrefetchCols = 2;
 constexpr int64_t kRowBlock = kBatches * L;
+#ifndef EXSTAR_CPU_GEMV_GROUP
+#define EXSTAR_CPU_GEMV_GROUP 4
+#endif
+constexpr int64_t kGroupCols = EXSTAR_CPU_GEMV_GROUP;
 
 exstar_i64 *acc_at(exstar_i64 *acc, int64_t k) { return acc + k * W; }
 
@@ -136,20 +140,23 @@ void gemv_n(int64_t m, int64_t n, double alpha, const double *A, int64_t offa, i
     int flags[kRowBlock] = {}, common[kBatches] = {};
     double pad[L] = {}; // a short last batch, zero-padded (zeros are never fast)
     exstar_i64 *rows = acc_at(acc, i0);
-    for (int64_t j = 0; j < n; ++j) {
-      const double *col = A + offa + i0 + j * lda;
+    // kGroupCols columns at a time through each batch: its lanes stay in L1 across them (the
+    // lanes of a whole row block do not fit there)
+    for (int64_t j0 = 0; j0 < n; j0 += kGroupCols)
       for (int b = 0; b < nbat; ++b) {
         const int cnt = (int)min64(L, rb - b * L);
-        const double *a = col + b * L;
-        if (j + kPrefetchCols < n)
-          for (int l = 0; l < cnt; l += 8) __builtin_prefetch(a + kPrefetchCols * lda + l);
-        if (cnt < L) {
-          for (int l = 0; l < cnt; ++l) pad[l] = a[l];
-          a = pad;
+        for (int64_t j = j0; j < min64(n, j0 + kGroupCols); ++j) {
+          const double *a = A + offa + i0 + j * lda + b * L;
+          if (j + kPrefetchCols < n)
+            for (int l = 0; l < cnt; l += 8) __builtin_prefetch(a + kPrefetchCols * lda + l);
+          if (cnt < L) {
+            for (int l = 0; l < cnt; ++l) pad[l] = a[l];
+            a = pad;
+          }
+          common[b] |= column_batch(F[b], Ft[b], a, cnt, alpha, X.x[j], X.s[j], X.t[j], acc_at(rows, b * L),
+                                    flags + b * L);
         }
-        common[b] |= column_batch(F[b], Ft[b], a, cnt, alpha, X.x[j], X.s[j], X.t[j], acc_at(rows, b * L), flags + b * L);
       }
-    }
     for (int b = 0; b < nbat; ++b) {
       const int cnt = (int)min64(L, rb - b * L);
       flush(F[b], acc_at(rows, b * L), W, cnt);
