@@ -146,8 +146,9 @@ int main(int argc, char **argv)
   int ref = std::min(std::max(o.ref_log2n, o.min_log2n), o.max_log2n);
   const int64_t n = int64_t(1) << ref;
   std::printf("\nsummary at n = %" PRId64 ", %d cores:\n", n, o.cores);
+  // no target here: the LU's "at most 2x the plain graph" is the GPU's (bench/cuda/gpu_bench.cpp)
   print_ratio("  exact LU (exstar_dgetrf) / plain-double graph (exstar_dgetrf_plain)",
-              csv.seconds("getrf", n, multi, "exstar"), csv.seconds("getrf", n, multi, "exstar-plain"), 2.0);
+              csv.seconds("getrf", n, multi, "exstar"), csv.seconds("getrf", n, multi, "exstar-plain"), 0);
   print_ratio("  exact LU / OpenBLAS LAPACK dgetrf", csv.seconds("getrf", n, multi, "exstar"),
               csv.seconds("getrf", n, multi, "openblas"), 0);
   print_ratio("  exact LU / OpenBLAS LAPACK dgetrf, 1 thread", csv.seconds("getrf", n, multi, "exstar"),
