@@ -377,8 +377,8 @@ extern "C" int exstar_cuda_trsv_solve(const exstar_trsv_shape *s, const double *
     cudaFreeAsync(sync, st);
     return -(int)e;
   }
-  wave_kernel<<<(unsigned)blocks, kWaveThreads, kTileBytes, st>>>(*s, t, accs, y, exstar_first_index(s->nb, offy, incy), incy,
-                                                       sync);
+  wave_kernel<<<(unsigned)blocks, kWaveThreads, kTileBytes, st>>>(
+      *s, t, accs, y, exstar_first_index(s->nb, offy, incy), incy, sync);
   const int launched = exstar_cuda_check_launch();
   e = cudaFreeAsync(sync, st);
   if (launched != 0) return launched;

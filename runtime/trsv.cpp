@@ -19,7 +19,7 @@ using exstar_rt::subvector_offset;
 // Default block rows: 256 on CPUs; 16384 when CUDA workers run: the GPU's diagonal-block solve
 // is a wave over the whole device (kernels_cuda/trsv.cu) that adds the block's off-diagonal
 // terms itself, so one block row per 16384 rows leaves nothing to the graph but that task
-// (H100, n = 16384: 2.0 ms through StarPU, against 8.1 ms with blocks of 512). The bits never
+// (H100, n = 16384: 1.9 ms through StarPU, against 8.1 ms with blocks of 512). The bits never
 // depend on it.
 int64_t default_nb()
 {
@@ -198,16 +198,17 @@ int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, i
   auto block_at = [&](int64_t step) { return block_of(g, g.forward() ? step : nblk - 1 - step); };
   std::vector<starpu_data_handle_t> accs((size_t)nblk, nullptr);
   int s = EXSTAR_SUCCESS;
-  for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step) s = exstar_accs_register(&accs[step], block_at(step).len);
+  for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step)
+    s = exstar_accs_register(&accs[step], block_at(step).len);
   for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step) {
     const block_row b = block_at(step);
     exstar_trsv_block_args a = block_args(g, b);
     a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
     a.incx = incx;
-    s = exstar_rt::submit_status(starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs[step], STARPU_RW,
-                                                    x, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
-                                                    "exstar_trsv_diag", 0),
-                                 who);
+    const int ret = starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs[step], STARPU_RW, x,
+                                       STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
+                                       "exstar_trsv_diag", 0);
+    s = exstar_rt::submit_status(ret, who);
     if (s != EXSTAR_SUCCESS || step + 1 == nblk) break;
     starpu_data_handle_t xb;
     starpu_vector_data_register(&xb, -1, 0, (uint32_t)b.len, sizeof(double));
