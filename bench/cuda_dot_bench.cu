@@ -67,25 +67,18 @@ void print(const char *op, long long n, const std::string &impl, double sec)
 
 int main(int argc, char **argv)
 {
-  int min_log = 20, max_log = 27, reps = 10, wide = 0;
+  sweep_options sw{20, 27, 10, false};
   std::string label = "exstar";
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> const char * {
-      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
-      return argv[++i];
-    };
-    if (a == "--min-log") min_log = std::atoi(next());
-    else if (a == "--max-log") max_log = std::atoi(next());
-    else if (a == "--reps") reps = std::atoi(next());
-    else if (a == "--data") wide = std::strcmp(next(), "wide") == 0;
-    else if (a == "--label") label = next();
+    if (take_sweep_option(argc, argv, i, sw)) continue;
+    if (std::string(argv[i]) == "--label") label = option_value(argc, argv, i);
     else {
       std::fprintf(stderr, "usage: %s [--min-log K] [--max-log K] [--reps R] "
                            "[--data uniform|wide] [--label S]\n", argv[0]);
       return 2;
     }
   }
+  const int min_log = sw.min_log, max_log = sw.max_log, reps = sw.reps, wide = sw.wide;
   if (min_log < 0 || max_log > 32 || min_log > max_log || reps < 1) {
     std::fprintf(stderr, "bad sizes or reps\n");
     return 2;

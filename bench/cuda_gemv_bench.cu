@@ -265,21 +265,13 @@ void run_timing(int min_log, int max_log, int reps, data_kind kind, cudaStream_t
 
 int main(int argc, char **argv)
 {
-  int min_log = 10, max_log = 14, reps = 10;
+  sweep_options sw{10, 14, 10, false};
   long long check_n = 1024;
   bool check = true, big = true;
-  data_kind kind = data_kind::uniform;
   for (int i = 1; i < argc; ++i) {
+    if (take_sweep_option(argc, argv, i, sw)) continue;
     const std::string a = argv[i];
-    auto next = [&]() -> const char * {
-      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
-      return argv[++i];
-    };
-    if (a == "--min-log") min_log = std::atoi(next());
-    else if (a == "--max-log") max_log = std::atoi(next());
-    else if (a == "--reps") reps = std::atoi(next());
-    else if (a == "--data") kind = std::strcmp(next(), "wide") == 0 ? data_kind::wide : data_kind::uniform;
-    else if (a == "--check-n") check_n = std::atoll(next());
+    if (a == "--check-n") check_n = std::atoll(option_value(argc, argv, i));
     else if (a == "--no-check") check = false;
     else if (a == "--no-big-check") big = false;
     else {
@@ -288,6 +280,8 @@ int main(int argc, char **argv)
       return 2;
     }
   }
+  const int min_log = sw.min_log, max_log = sw.max_log, reps = sw.reps;
+  const data_kind kind = sw.wide ? data_kind::wide : data_kind::uniform;
   if (min_log < 0 || max_log > 16 || min_log > max_log || reps < 1 || check_n < 1) {
     std::fprintf(stderr, "bad sizes or reps\n");
     return 2;

@@ -1,6 +1,6 @@
 // What the GPU benchmarks share: error checks (a failed CUDA, cuBLAS or exstar kernel call
 // prints where and why and ends the benchmark, exit 1; benchmarks only, the library never
-// exits) and the timing of a call on a stream.
+// exits), the options of a size sweep, and the timing of a call on a stream.
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "kernels_cuda/kernels_cuda.h"
@@ -38,6 +40,34 @@
       std::exit(1);                                                                            \
     }                                                                                          \
   } while (0)
+
+// The options of a micro-benchmark's sweep: --min-log K, --max-log K, --reps R, --data uniform|wide.
+struct sweep_options {
+  int min_log, max_log, reps;
+  bool wide;
+};
+
+// The value of option argv[i] (i moves onto it); a missing value ends the benchmark (exit 2).
+inline const char *option_value(int argc, char **argv, int &i)
+{
+  if (i + 1 >= argc) {
+    std::fprintf(stderr, "%s needs a value\n", argv[i]);
+    std::exit(2);
+  }
+  return argv[++i];
+}
+
+// Takes argv[i] (and its value) when it is a sweep option; false otherwise.
+inline bool take_sweep_option(int argc, char **argv, int &i, sweep_options &o)
+{
+  const std::string a = argv[i];
+  if (a == "--min-log") o.min_log = std::atoi(option_value(argc, argv, i));
+  else if (a == "--max-log") o.max_log = std::atoi(option_value(argc, argv, i));
+  else if (a == "--reps") o.reps = std::atoi(option_value(argc, argv, i));
+  else if (a == "--data") o.wide = std::strcmp(option_value(argc, argv, i), "wide") == 0;
+  else return false;
+  return true;
+}
 
 inline double median(std::vector<double> t)
 {
