@@ -1,0 +1,152 @@
+/* exstar core: exact Level 3 (gemm, trsm, the GEMM-accumulate state), written once for CPU,
+ * CUDA and OpenCL. Include after checked_round.h (and gemv.h for the exact repair, gemm.inc).
+ *
+ * An entry of a product is a dot of k terms. Every entry takes a FAST path that proves its
+ * rounding or declines, and a declined entry is recomputed by the exact REPAIR path (the gemv
+ * term steps into a private long accumulator, gemm.inc). Both give RN of the same exact value,
+ * so the path never shows in the bits; tests force the repair path and compare.
+ *
+ * The fast path: four floating-point operations a term (two FMAs, two additions).
+ * For an entry (i, j), let 2^ea >= max_l |a_il| and 2^eb >= max_l |b_lj| (powers of two over
+ * the entry's k terms) and sigma = 2^(ea + eb + ep) with 2^ep >= 2k. Then M = 2^(ea+eb) bounds
+ * every |a*b| and sigma >= 2kM. Per term:
+ *     t = fma(a, b, sigma)     RN(ab + sigma), in [sigma/2, 2 sigma]
+ *     q = t - sigma            exact (Sterbenz): the top part of ab, a multiple of 2^-53 sigma
+ *     S += q                   exact: every partial sum is such a multiple below sigma in size
+ *     R += fma(a, b, -q)       the rest ab - q (|.| <= 2^-53 sigma), rounded, then summed
+ * So ab summed over the terms is S + R_exact with S exact and |R_exact - R| <= E, where
+ *     E = k(k+2) 2^-106 sigma + k 2^-1074
+ * (each rest rounds by at most 2^-53 of itself, each addition into R by 2^-53 of the partial
+ * sum, at most t 2^-53 sigma after t terms; subnormal roundings by at most 2^-1075; the
+ * factor k+2 over k+1 leaves room for second-order terms). This is Rump-Ogita-Oishi's
+ * ExtractScalar with the split constant fixed per entry, fused with the product's FMA.
+ * A NaN or inf factor, or a sigma out of range (exstar_gemm_sigma returns NaN), makes S or R
+ * non-finite: the check declines and the repair applies the IEEE rules.
+ *
+ * The GEMM-accumulate state of a factorization is one exstar_bdd per entry (checked_round.h):
+ * a bounded double-double to which tiles of terms add S + R with their E, in any order and on
+ * any device; the algorithm rounds it once (exstar_bdd_round_ok), and repairs what declines. */
+#ifndef EXSTAR_CORE_GEMM_H
+#define EXSTAR_CORE_GEMM_H
+
+/* Exponent codes of row and column scales: 2^e >= max |x| over the row (or column). */
+#define EXSTAR_GEMM_EXP_ZERO (-4000) /* every value is zero: sigma clamps to its minimum */
+#define EXSTAR_GEMM_EXP_NONFINITE 4000 /* a NaN or inf: sigma is NaN, the entry declines */
+/* sigma's range: below 2^-1000 a larger sigma is still valid (any sigma >= 2kM is) and the
+ * products are far too small for the checked rounding anyway; above 2^990 the sums could
+ * overflow, so those entries decline. */
+#define EXSTAR_GEMM_SIGMA_MIN_EXP (-1000)
+#define EXSTAR_GEMM_SIGMA_MAX_EXP 990
+
+/* The smallest e with |x| <= 2^e (subnormals: -1022, a valid bound); EXSTAR_GEMM_EXP_ZERO
+ * for zeros, EXSTAR_GEMM_EXP_NONFINITE for NaN and inf. */
+EXSTAR_FN int exstar_exp_above(double x)
+{
+  const exstar_u64 u = exstar_bits(x);
+  const int be = (int)((u >> 52) & 0x7ff);
+  const exstar_u64 f = u & ((((exstar_u64)1) << 52) - 1);
+  if (be == 0x7ff) return EXSTAR_GEMM_EXP_NONFINITE;
+  if (be == 0) return f == 0 ? EXSTAR_GEMM_EXP_ZERO : -1022;
+  return f == 0 ? be - 1023 : be - 1022;
+}
+
+/* max of two exponent codes (a non-finite value dominates, zeros are at the bottom). */
+EXSTAR_FN int exstar_exp_max(int a, int b) { return a > b ? a : b; }
+
+/* ep: the smallest e with 2^e >= 2k (k >= 1). */
+EXSTAR_FN int exstar_gemm_count_exp(exstar_i64 k)
+{
+  int e = 1;
+  while ((((exstar_i64)1) << (e - 1)) < k) ++e;
+  return e;
+}
+
+/* sigma for an entry: 2^(ea + eb + ep), at least 2^-1000; NaN when out of range or when a
+ * factor row or column holds a NaN or inf (the entry then declines). */
+EXSTAR_FN double exstar_gemm_sigma(int ea, int eb, int ep)
+{
+  if (ea >= EXSTAR_GEMM_EXP_NONFINITE || eb >= EXSTAR_GEMM_EXP_NONFINITE)
+    return exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+  int e = ea + eb + ep;
+  if (e > EXSTAR_GEMM_SIGMA_MAX_EXP) return exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+  if (e < EXSTAR_GEMM_SIGMA_MIN_EXP) e = EXSTAR_GEMM_SIGMA_MIN_EXP;
+  return exstar_pow2(e);
+}
+
+/* One term of the fast path (see the top of this file). Kernels may inline the same four
+ * operations in their own registers; the order of the additions is free. */
+EXSTAR_FN void exstar_gemm_term(double a, double b, double sigma, double *S, double *R)
+{
+  const double t = fma(a, b, sigma);
+  const double q = t - sigma;
+  *S += q;
+  *R += fma(a, b, -q);
+}
+
+/* E for k terms under sigma (NaN when sigma is). The products k(k+2) round by a relative
+ * 2^-53 at most (k < 2^31), covered by the factor 1 + 2^-40. */
+EXSTAR_FN double exstar_gemm_bound(exstar_i64 k, double sigma)
+{
+  const double kd = (double)k;
+  return (kd * (kd + 2.0)) * 0x1p-106 * sigma * (1.0 + 0x1p-40) + kd * 0x1p-1074;
+}
+
+/* The bounded double-double of S + R within E (sign -1 negates it, exactly). */
+EXSTAR_FN void exstar_gemm_to_bdd(double S, double R, double E, double sign, exstar_bdd *d)
+{
+  d->hi = sign * S;
+  d->lo = sign * R;
+  d->err = E;
+  d->mag = 0.0;
+}
+
+/* The state of an entry takes a tile's terms: st += sign * (S + R), error E. A non-finite S
+ * or R makes the state's hi or lo non-finite: its rounding declines. */
+EXSTAR_FN void exstar_gemm_state_add(exstar_bdd *st, double S, double R, double E, double sign)
+{
+  exstar_bdd_add_pair(st, sign * S, sign * R);
+  st->err += E;
+}
+
+/* The state of an entry starts as x (one exact term; a non-finite x makes it decline). */
+EXSTAR_FN void exstar_gemm_state_init(exstar_bdd *st, double x)
+{
+  st->hi = x;
+  st->lo = 0.0;
+  st->err = 0.0;
+  st->mag = 0.0;
+}
+
+/* Scales a bounded double-double by alpha: alpha*(hi + lo) = p1 + e1 + alpha*lo with p1 + e1
+ * exact (TwoProd) and alpha*lo rounded once. 0 when TwoProd leaves its window (the caller
+ * declines). The bound grows by |alpha| times itself (1 + 2^-50 covers that product's own
+ * rounding) and 2^-52 of |alpha*lo|. */
+EXSTAR_FN int exstar_bdd_scale(exstar_bdd *d, double alpha)
+{
+  if (alpha == 1.0) return 1;
+  double p1, e1;
+  const int ok = exstar_bdd_product(alpha, d->hi, &p1, &e1);
+  const double p2 = alpha * d->lo;
+  exstar_bdd z;
+  z.hi = 0.0, z.lo = 0.0, z.mag = 0.0;
+  z.err = fabs(alpha) * (d->err + d->mag * EXSTAR_BDD_REL) * (1.0 + 0x1p-50) + fabs(p2) * EXSTAR_BDD_REL;
+  exstar_bdd_add_pair(&z, p1, e1);
+  exstar_bdd_add_pair(&z, p2, 0.0);
+  *d = z;
+  return ok & (fabs(p2) < EXSTAR_FPE_TERM_MAX);
+}
+
+/* The fast finish of a gemm entry: *y := RN(alpha*(S + R_exact) + beta*c) when provable,
+ * returning 1; 0 when the entry must be repaired (*y is then meaningless). beta == 0: c is
+ * not read. Branch-light: every caller computes it for every entry. */
+EXSTAR_FN int exstar_gemm_finish_fast(double S, double R, double E, double alpha, double beta, double c, double *y)
+{
+  exstar_bdd d;
+  exstar_gemm_to_bdd(S, R, E, 1.0, &d);
+  int ok = exstar_bdd_scale(&d, alpha);
+  if (beta != 0.0) ok &= exstar_bdd_add_product(&d, beta, c);
+  ok &= exstar_bdd_round_ok(&d, y);
+  return ok;
+}
+
+#endif /* EXSTAR_CORE_GEMM_H */

@@ -1,0 +1,36 @@
+// The fast sums of core/gemm.h over a block of entries, shared by the CPU gemm, the
+// GEMM-accumulate state and trsm (C++ only, internal to kernels_cpu).
+#ifndef EXSTAR_KERNELS_CPU_GEMM_SUMS_H
+#define EXSTAR_KERNELS_CPU_GEMM_SUMS_H
+#include <stdint.h>
+#include <vector>
+
+namespace exstar_gemm {
+
+// A strided view of a matrix: element (i, l) is p[off + i*rs + l*cs].
+struct view {
+  const double *p;
+  int64_t off, rs, cs;
+  double at(int64_t i, int64_t l) const { return p[off + i * rs + l * cs]; }
+};
+
+// op(X) of a column-major X for BLAS's trans argument.
+inline view op_view(char trans, const double *p, int64_t off, int64_t ld)
+{
+  const bool t = trans == 'T' || trans == 't' || trans == 'C' || trans == 'c';
+  return t ? view{p, off, ld, 1} : view{p, off, 1, ld};
+}
+
+// The fast sums of the m x n entries of op(A)·op(B) over k terms: S (exact), R and sigma,
+// each m x n column-major (index i + j*m). Non-finite factors or sigma out of range leave
+// non-finite S or R.
+struct sums {
+  int64_t m = 0, n = 0, k = 0;
+  std::vector<double> S, R, sigma;
+  double bound(int64_t i, int64_t j) const;
+};
+
+void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out);
+
+} // namespace exstar_gemm
+#endif
