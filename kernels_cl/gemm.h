@@ -1,0 +1,47 @@
+/* exstar OpenCL launchers of Level 3 (kernels_cl/gemm.cl, trsm.cl); conventions of kernels_cl.h
+ * (in-order queue, kernels by name from the one program, element offsets, CL_SUCCESS or the
+ * OpenCL error code, nothing waits on the host). Same contracts, bit for bit, as
+ * kernels_cpu/gemm.h. Each launcher takes its kernels in a struct created once per device
+ * (exstar_cl_gemm_kernels_create) and must not be used by two threads at once. `counter`
+ * (a buffer of at least one cl_ulong; may be NULL) receives, ADDED at word 0, the number of
+ * entries computed by the exact path; the launchers use words 1.. of it as a scratch list
+ * when given, so pass a buffer of 1 + m*n cl_ulong words, or NULL to let the launcher
+ * allocate its scratch (released with the queue's completion via clSetEventCallback or
+ * clReleaseMemObject after enqueueing: OpenCL keeps a buffer alive while enqueued kernels use
+ * it). */
+#ifndef EXSTAR_KERNELS_CL_GEMM_H
+#define EXSTAR_KERNELS_CL_GEMM_H
+#include "kernels_cl/kernels_cl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct exstar_cl_gemm_kernels; /* opaque: the cl_kernels the launchers below need */
+/* Creates the kernels from the built exstar program (NULL and *err set on failure). */
+struct exstar_cl_gemm_kernels *exstar_cl_gemm_kernels_create(cl_program prog, cl_int *err);
+void exstar_cl_gemm_kernels_release(struct exstar_cl_gemm_kernels *k);
+
+cl_int exstar_cl_dgemm(cl_command_queue q, struct exstar_cl_gemm_kernels *k, char transa, char transb, int64_t m,
+                       int64_t n, int64_t kk, double alpha, cl_mem A, int64_t offa, int64_t lda, cl_mem B,
+                       int64_t offb, int64_t ldb, double beta, cl_mem C, int64_t offc, int64_t ldc, int exact_only,
+                       cl_mem counter);
+/* st: exstar_gemm_state_entry (4 doubles: hi, lo, err, mag) in a buffer of doubles; offst and
+ * ldst count ENTRIES. */
+cl_int exstar_cl_gemm_state_add(cl_command_queue q, struct exstar_cl_gemm_kernels *k, char transa, char transb,
+                                int64_t m, int64_t n, int64_t kk, double sign, cl_mem A, int64_t offa, int64_t lda,
+                                cl_mem B, int64_t offb, int64_t ldb, cl_mem st, int64_t offst, int64_t ldst);
+cl_int exstar_cl_gemm_state_init(cl_command_queue q, struct exstar_cl_gemm_kernels *k, int64_t m, int64_t n,
+                                 cl_mem C, int64_t offc, int64_t ldc, cl_mem st, int64_t offst, int64_t ldst);
+/* mask: m*n bytes (index i + j*m) or NULL; counter as above (declined entries). */
+cl_int exstar_cl_gemm_state_round(cl_command_queue q, struct exstar_cl_gemm_kernels *k, int64_t m, int64_t n,
+                                  cl_mem st, int64_t offst, int64_t ldst, cl_mem C, int64_t offc, int64_t ldc,
+                                  cl_mem mask, cl_mem counter);
+cl_int exstar_cl_dtrsm(cl_command_queue q, struct exstar_cl_gemm_kernels *k, char side, char uplo, char transa,
+                       char diag, int64_t m, int64_t n, double alpha, cl_mem T, int64_t offt, int64_t ldt, cl_mem B,
+                       int64_t offb, int64_t ldb, int exact_only, cl_mem counter);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
