@@ -8,6 +8,9 @@
 #include <vector>
 
 #ifdef STARPU_USE_OPENCL
+#ifdef EXSTAR_CL_LEVEL3
+#include "kernels_cl/gemm.h"
+#endif
 namespace {
 
 // Every kernel of the program, created once at load and only read afterwards (each device
@@ -15,6 +18,9 @@ namespace {
 struct device_kernels {
   cl_program program = nullptr;
   std::map<std::string, cl_kernel> kernels;
+#ifdef EXSTAR_CL_LEVEL3
+  exstar_cl_gemm_kernels *gemm = nullptr; // Level 3, created on first use
+#endif
 };
 std::vector<device_kernels> per_device; // indexed by StarPU OpenCL devid
 
@@ -102,6 +108,9 @@ void exstar_codelets_opencl_unload(void)
 {
   for (device_kernels &dk : per_device) {
     for (auto &nk : dk.kernels) clReleaseKernel(nk.second);
+#ifdef EXSTAR_CL_LEVEL3
+    if (dk.gemm) exstar_cl_gemm_kernels_release(dk.gemm), dk.gemm = nullptr;
+#endif
     dk.kernels.clear();
     if (dk.program) clReleaseProgram(dk.program), dk.program = nullptr;
   }
@@ -117,6 +126,21 @@ cl_kernel exstar_codelet_cl_kernel(const char *name, cl_command_queue *queue)
   exstar_codelet_fail(EXSTAR_ERR_OPENCL, "OpenCL kernel %s is not in the program", name);
   return nullptr;
 }
+
+#ifdef EXSTAR_CL_LEVEL3
+struct exstar_cl_gemm_kernels *exstar_codelet_cl_gemm_kernels(cl_command_queue *queue)
+{
+  int devid = starpu_worker_get_devid(starpu_worker_get_id());
+  starpu_opencl_get_queue(devid, queue);
+  device_kernels &dk = per_device[devid];
+  if (!dk.gemm) {
+    cl_int e = CL_SUCCESS;
+    dk.gemm = exstar_cl_gemm_kernels_create(dk.program, &e);
+    if (!dk.gemm) exstar_codelet_fail(EXSTAR_ERR_OPENCL, "OpenCL Level-3 kernels: creation failed (%d)", (int)e);
+  }
+  return dk.gemm;
+}
+#endif
 
 void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char *what)
 {

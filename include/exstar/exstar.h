@@ -135,6 +135,7 @@ extern struct starpu_codelet exstar_acc_round_cl; /* R acc, W result (variable d
 
 #include <exstar/level1.h>
 #include <exstar/level2.h>
+#include <exstar/level3.h>
 #include <exstar/lapack.h>
 
 #endif /* EXSTAR_EXSTAR_H */
