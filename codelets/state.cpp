@@ -150,3 +150,45 @@ static void state_round_nomask_opencl(void *buffers[], void *cl_arg) { round_ope
 
 EXSTAR_CODELET(state_round, 3, STARPU_R, STARPU_RW, STARPU_W);
 EXSTAR_CODELET(state_round_nomask, 2, STARPU_R, STARPU_RW);
+
+// ---- st := 0 (every entry an exact zero with no error): the handle's init method, so that a
+// state registered without a home buffer can be read before any task wrote it ----
+static void state_zero_cpu(void *buffers[], void *)
+{
+  const int64_t nx = (int64_t)STARPU_MATRIX_GET_NX(buffers[0]), ny = (int64_t)STARPU_MATRIX_GET_NY(buffers[0]);
+  exstar_gemm_state_entry *st = state_ptr(buffers[0]);
+  for (int64_t j = 0; j < ny; ++j)
+    for (int64_t i = 0; i < nx; ++i) st[i + j * exstar_mat_ld(buffers[0])] = exstar_gemm_state_entry{0.0, 0.0, 0.0, 0.0};
+}
+
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+static void state_zero_cuda(void *buffers[], void *)
+{
+  const size_t es = EXSTAR_STATE_ENTRY_BYTES;
+  exstar_codelet_cuda_check(exstar_cuda_memset2d((void *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                                                 (size_t)exstar_mat_ld(buffers[0]) * es,
+                                                 (size_t)STARPU_MATRIX_GET_NX(buffers[0]) * es,
+                                                 (size_t)STARPU_MATRIX_GET_NY(buffers[0]), starpu_cuda_get_local_stream()),
+                            "exstar_state_zero");
+}
+#else
+#define state_zero_cuda nullptr
+#endif
+
+#ifdef EXSTAR_L3_OPENCL
+static void state_zero_opencl(void *buffers[], void *)
+{
+  cl_command_queue q;
+  starpu_opencl_get_queue(starpu_worker_get_devid(starpu_worker_get_id()), &q);
+  const size_t es = EXSTAR_STATE_ENTRY_BYTES, ld = (size_t)exstar_mat_ld(buffers[0]);
+  const size_t nx = STARPU_MATRIX_GET_NX(buffers[0]), ny = STARPU_MATRIX_GET_NY(buffers[0]);
+  const double zero = 0.0;
+  cl_int e = CL_SUCCESS;
+  for (size_t j = 0; j < ny && e == CL_SUCCESS; ++j) // column by column: a sub-handle's gaps belong to others
+    e = clEnqueueFillBuffer(q, (cl_mem)STARPU_MATRIX_GET_DEV_HANDLE(buffers[0]), &zero, sizeof zero,
+                            STARPU_MATRIX_GET_OFFSET(buffers[0]) + j * ld * es, nx * es, 0, nullptr, nullptr);
+  exstar_codelet_cl_finish(q, e, "exstar_state_zero");
+}
+#endif
+
+EXSTAR_CODELET(state_zero, 1, STARPU_W);

@@ -102,3 +102,8 @@ const char *exstar_cuda_error_string(int code)
 }
 
 } // extern "C"
+
+extern "C" int exstar_cuda_memset2d(void *p, size_t pitch, size_t width, size_t height, exstar_cuda_stream stream)
+{
+  return -(int)cudaMemset2DAsync(p, pitch, 0, width, height, (cudaStream_t)stream);
+}

@@ -5,6 +5,7 @@
  * are asynchronous on `stream` and return 0 or a negative cudaError_t code (never abort). */
 #ifndef EXSTAR_KERNELS_CUDA_H
 #define EXSTAR_KERNELS_CUDA_H
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,8 @@ int exstar_cuda_sum(int64_t n, const double *x, int64_t offx, int64_t incx, long
                     exstar_cuda_stream stream);
 int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t incx, const double *y,
                     int64_t offy, int64_t incy, long long *acc, exstar_cuda_stream stream);
+/* Zeroes height rows of width bytes, pitch bytes apart (cudaMemset2DAsync). */
+int exstar_cuda_memset2d(void *p, size_t pitch, size_t width, size_t height, exstar_cuda_stream stream);
 /* Message of a code returned above. */
 const char *exstar_cuda_error_string(int code);
 

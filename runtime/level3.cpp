@@ -314,6 +314,8 @@ int exstar_state_register(starpu_data_handle_t *st, int64_t m, int64_t n)
   if (m < 1 || n < 1 || m > UINT32_MAX || n > UINT32_MAX)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: m and n must be in [1, 2^32)", who);
   starpu_matrix_data_register(st, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)n, EXSTAR_STATE_ENTRY_BYTES);
+  // a state read before any task wrote it is zero (StarPU runs the init codelet on first use)
+  starpu_data_set_reduction_methods(*st, nullptr, &exstar_state_zero_cl);
   return EXSTAR_SUCCESS;
 }
 

@@ -61,7 +61,9 @@ int exstar_dtrsm_insert(char side, char uplo, char transa, char diag, int64_t m,
  * factorization still has: the entries of L and U). A full exact accumulator is 1.6 KB an
  * entry; the state is 32 bytes. */
 #define EXSTAR_STATE_ENTRY_BYTES 32
-/* A new m x n state handle (no home buffer; StarPU allocates where it is used). */
+/* A new m x n state handle, all zero (no home buffer: StarPU allocates it where it is used and
+ * fills it with exstar_state_zero_cl on first use). Unregister it with starpu_data_unregister
+ * (or _submit). */
 int exstar_state_register(starpu_data_handle_t *st, int64_t m, int64_t n);
 /* st(is + i, js + j) := C(ic + i, jc + j) as one exact term, i < m, j < n. */
 int exstar_state_init_insert(int64_t m, int64_t n, starpu_data_handle_t C, int64_t ic, int64_t jc,
@@ -94,6 +96,7 @@ struct exstar_state_args {
 extern struct starpu_codelet exstar_state_init_cl;  /* R C, W|RW st */
 extern struct starpu_codelet exstar_state_round_cl; /* R st, RW C, W mask */
 extern struct starpu_codelet exstar_state_round_nomask_cl; /* R st, RW C */
+extern struct starpu_codelet exstar_state_zero_cl;  /* W st: every entry 0 */
 struct exstar_trsm_args {
   char side, uplo, transa, diag;
   int64_t m, n;

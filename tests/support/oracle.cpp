@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace exstar_test {
 namespace {
@@ -242,6 +243,12 @@ std::vector<double> ref_gemv(char trans, int m, int n, double alpha, const std::
 std::vector<double> ref_trsv(char uplo, char trans, char diag, int n, const std::vector<double>& T,
                              int ldt, std::vector<double> b)
 {
+    return ref_trsv_alpha(uplo, trans, diag, n, T, ldt, 1.0, std::move(b));
+}
+
+std::vector<double> ref_trsv_alpha(char uplo, char trans, char diag, int n, const std::vector<double>& T,
+                                   int ldt, double alpha, std::vector<double> b)
+{
     require(uplo == 'L' || uplo == 'U', "trsv: uplo must be 'L' or 'U'");
     require(trans == 'N' || trans == 'T', "trsv: trans must be 'N' or 'T'");
     require(diag == 'N' || diag == 'U', "trsv: diag must be 'N' or 'U'");
@@ -254,7 +261,10 @@ std::vector<double> ref_trsv(char uplo, char trans, char diag, int n, const std:
     for (int step = 0; step < n; ++step) {
         const int i = forward ? step : n - 1 - step;
         ExactSum s(kDotPrec);
-        s.add(b[i]);
+        if (alpha == 1.0)
+            s.add(b[i]);
+        else
+            s.add_product(alpha, b[i]);
         for (int j = forward ? 0 : i + 1; j < (forward ? i : n); ++j)
             s.sub_product(t(i, j), b[j]);
         const double r = s.round();

@@ -70,6 +70,10 @@ std::vector<double> ref_gemv(char trans, int m, int n, double alpha, const std::
 // diag 'U': op(T)_ii = 1 is not read and x_i := RN(b_i - sum_j ...). Returns x.
 std::vector<double> ref_trsv(char uplo, char trans, char diag, int n, const std::vector<double>& T,
                              int ldt, std::vector<double> b);
+// The same with the first term alpha*b_i (one exact product; alpha == 1: b_i itself), the
+// definition of trsm's columns (level3.h).
+std::vector<double> ref_trsv_alpha(char uplo, char trans, char diag, int n, const std::vector<double>& T,
+                                   int ldt, double alpha, std::vector<double> b);
 
 // Left-looking LU with partial pivoting, DESIGN.md row "getrf", in place on the column-major
 // m x n matrix A (lda >= max(1,m)); afterwards A holds L (unit, below the diagonal) and U.

@@ -1,0 +1,214 @@
+// Level 3 through StarPU on the back ends under test (EXSTAR_TEST_BACKENDS): gemm, trsm and the
+// GEMM-accumulate state, bit for bit the MPFR results of level3.h's definitions, under every
+// scheduler and worker count, for several tile splits of the same product.
+#include <catch2/catch.hpp>
+#include "tests/level3/level3_cases.hpp"
+#include "tests/exstar_env.hpp"
+#include <exstar/exstar.h>
+
+using namespace exstar_test;
+
+namespace {
+
+std::vector<int> cpu_counts()
+{
+  if (test_backends() & EXSTAR_BACKEND_CPU) return {1, 2};
+  return {-1};
+}
+
+void check_bits(const std::vector<double> &got, const std::vector<double> &expected, int m, const std::string &what)
+{
+  REQUIRE(got.size() == expected.size());
+  for (size_t x = 0; x < got.size(); ++x) {
+    INFO(what << ": entry (" << x % (size_t)std::max(m, 1) << ", " << x / (size_t)std::max(m, 1) << "): got " << got[x]
+              << " expected " << expected[x]);
+    CHECK(same_bits(got[x], expected[x]));
+  }
+}
+
+std::vector<double> compact(const std::vector<double> &X, int m, int n, int ld)
+{
+  std::vector<double> out((size_t)m * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) out[(size_t)i + (size_t)j * m] = X[(size_t)i + (size_t)j * ld];
+  return out;
+}
+
+std::vector<double> blocking_gemm(const gemm_case &c)
+{
+  std::vector<double> C = c.C;
+  int s = exstar_dgemm(c.transa, c.transb, c.m, c.n, c.k, c.alpha, c.A.data(), c.lda, c.B.data(), c.ldb, c.beta,
+                       C.data(), c.ldc);
+  INFO(exstar_last_error());
+  REQUIRE(s == EXSTAR_SUCCESS);
+  return compact(C, c.m, c.n, c.ldc);
+}
+
+starpu_data_handle_t reg(const std::vector<double> &X, int ld, int rows, int cols)
+{
+  starpu_data_handle_t h;
+  starpu_matrix_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)X.data(), (uint32_t)ld, (uint32_t)std::max(rows, 1),
+                              (uint32_t)std::max(cols, 1), sizeof(double));
+  return h;
+}
+
+// The product as a grid of tb x tb tiles of C, each one exstar_dgemm_insert task on the user's
+// handles (A, B whole, with block origins; C one handle, tiles by origin).
+std::vector<double> tiled_gemm(const gemm_case &c, int tb)
+{
+  std::vector<double> C = c.C;
+  const bool ta = c.transa == 'T', tbb = c.transb == 'T';
+  starpu_data_handle_t hA = reg(c.A, c.lda, ta ? c.k : c.m, ta ? c.m : c.k);
+  starpu_data_handle_t hB = reg(c.B, c.ldb, tbb ? c.n : c.k, tbb ? c.k : c.n);
+  starpu_data_handle_t hC = reg(C, c.ldc, c.m, c.n);
+  for (int j0 = 0; j0 < c.n; j0 += tb)
+    for (int i0 = 0; i0 < c.m; i0 += tb) {
+      const int mt = std::min(tb, c.m - i0), nt = std::min(tb, c.n - j0);
+      int s = exstar_dgemm_insert(c.transa, c.transb, mt, nt, c.k, c.alpha, hA, ta ? 0 : i0, ta ? i0 : 0, hB,
+                                  tbb ? j0 : 0, tbb ? 0 : j0, c.beta, hC, i0, j0);
+      INFO(exstar_last_error());
+      REQUIRE(s == EXSTAR_SUCCESS);
+    }
+  starpu_data_unregister(hC);
+  starpu_data_unregister(hB);
+  starpu_data_unregister(hA);
+  return compact(C, c.m, c.n, c.ldc);
+}
+
+const std::vector<gemm_case> &gcases()
+{
+  static const std::vector<gemm_case> cs = gemm_cases();
+  return cs;
+}
+
+const std::vector<trsm_case> &tcases()
+{
+  static const std::vector<trsm_case> cs = trsm_cases();
+  return cs;
+}
+
+// A product with several output tiles in the blocking call (tiles of at least 128).
+const gemm_case &large_case()
+{
+  static const gemm_case c = [] {
+    Rng rng(99);
+    return make_gemm("300x260x40 wide", 'N', 'T', 300, 260, 40, 1.0, 1.0,
+                     [](int q, Rng &r) { return gen_exp_spread(q, -60, 60, r); },
+                     [](int q, Rng &r) { return gen_uniform(q, r); }, rng);
+  }();
+  return c;
+}
+
+std::vector<double> blocking_trsm(const trsm_case &c)
+{
+  std::vector<double> B = c.B;
+  int s = exstar_dtrsm(c.side, c.uplo, c.transa, c.diag, c.m, c.n, c.alpha, c.T.data(), c.ldt, B.data(), c.ldb);
+  INFO(exstar_last_error());
+  REQUIRE(s == EXSTAR_SUCCESS);
+  return compact(B, c.m, c.n, c.ldb);
+}
+
+} // namespace
+
+TEST_CASE("gemm through StarPU is correctly rounded, whole and tiled", "[gemm]")
+{
+  session s("eager");
+  for (const gemm_case &c : gcases()) {
+    INFO(c.name << ", back ends " << backends_name(test_backends()));
+    check_bits(blocking_gemm(c), c.expected, c.m, c.name);
+    if (c.m > 0 && c.n > 0) check_bits(tiled_gemm(c, 4), c.expected, c.m, c.name + " tiles of 4");
+  }
+}
+
+TEST_CASE("gemm and trsm under every scheduler and worker count", "[gemm][trsm][sched]")
+{
+  const std::vector<int> counts = cpu_counts();
+  for (size_t si = 0; si < schedulers().size(); ++si) {
+    const std::string &sched = schedulers()[si];
+    const int ncpus = counts[si % counts.size()];
+    session s(sched.c_str(), ncpus);
+    const std::string where = ", scheduler " + sched + ", ncpus " + std::to_string(ncpus);
+    check_bits(blocking_gemm(large_case()), large_case().expected, large_case().m, large_case().name + where);
+    check_bits(tiled_gemm(large_case(), 97), large_case().expected, large_case().m, large_case().name + " tiles 97" + where);
+    for (size_t k = si; k < tcases().size(); k += 5)
+      check_bits(blocking_trsm(tcases()[k]), tcases()[k].expected, tcases()[k].m, tcases()[k].name + where);
+  }
+}
+
+TEST_CASE("trsm through StarPU: every column or row is trsv's", "[trsm]")
+{
+  session s("dmda");
+  for (const trsm_case &c : tcases()) check_bits(blocking_trsm(c), c.expected, c.m, c.name);
+}
+
+TEST_CASE("the exact path alone gives the same bits through StarPU", "[gemm][trsm][exact]")
+{
+  session s("lws");
+  exstar_set_exact_only(1);
+  for (size_t k = 0; k < gcases().size(); k += 3) check_bits(blocking_gemm(gcases()[k]), gcases()[k].expected, gcases()[k].m, gcases()[k].name);
+  for (size_t k = 0; k < tcases().size(); k += 3) check_bits(blocking_trsm(tcases()[k]), tcases()[k].expected, tcases()[k].m, tcases()[k].name);
+  exstar_set_exact_only(0);
+}
+
+TEST_CASE("the GEMM-accumulate state through StarPU: split sums round to the gemm bits", "[state]")
+{
+  session s("ws");
+  const gemm_case &c = large_case(); // alpha 1, beta 1
+  const int ta = 0;
+  (void)ta;
+  std::vector<double> C = c.C;
+  starpu_data_handle_t hA = reg(c.A, c.lda, c.m, c.k), hB = reg(c.B, c.ldb, c.n, c.k), hC = reg(C, c.ldc, c.m, c.n);
+  starpu_data_handle_t st, mask;
+  REQUIRE(exstar_state_register(&st, c.m, c.n) == EXSTAR_SUCCESS);
+  std::vector<unsigned char> maskv((size_t)c.m * c.n, 9);
+  starpu_vector_data_register(&mask, STARPU_MAIN_RAM, (uintptr_t)maskv.data(), (uint32_t)maskv.size(), 1);
+  REQUIRE(exstar_state_init_insert(c.m, c.n, hC, 0, 0, st, 0, 0) == EXSTAR_SUCCESS);
+  for (int l0 = 0; l0 < c.k; l0 += 15) // 'N','T': A(i, l), B(j, l)
+    REQUIRE(exstar_state_gemm_insert('N', 'T', c.m, c.n, std::min(15, c.k - l0), 1.0, hA, 0, l0, hB, 0, l0, st, 0, 0) ==
+            EXSTAR_SUCCESS);
+  REQUIRE(exstar_state_round_insert(c.m, c.n, st, 0, 0, hC, 0, 0, mask) == EXSTAR_SUCCESS);
+  starpu_data_unregister(mask);
+  starpu_data_unregister(st);
+  starpu_data_unregister(hC);
+  starpu_data_unregister(hB);
+  starpu_data_unregister(hA);
+  std::vector<double> got = compact(C, c.m, c.n, c.ldc);
+  int64_t declined = 0;
+  for (size_t x = 0; x < got.size(); ++x) {
+    REQUIRE(maskv[x] <= 1);
+    declined += maskv[x];
+    if (!maskv[x]) CHECK(same_bits(got[x], c.expected[x]));
+  }
+  CHECK(declined <= (int64_t)got.size() / 100);
+}
+
+TEST_CASE("Level 3 rejects bad arguments before submitting", "[gemm][trsm][args]")
+{
+  session s("eager");
+  std::vector<double> A(16, 1.0), B(16, 1.0), C(16, 0.0), T(16, 1.0);
+  CHECK(exstar_dgemm('X', 'N', 2, 2, 2, 1.0, A.data(), 2, B.data(), 2, 0.0, C.data(), 2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgemm('N', 'N', -1, 2, 2, 1.0, A.data(), 2, B.data(), 2, 0.0, C.data(), 2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgemm('N', 'N', 3, 2, 2, 1.0, A.data(), 2, B.data(), 2, 0.0, C.data(), 3) == EXSTAR_ERR_ARG); // lda
+  CHECK(exstar_dgemm('T', 'N', 3, 2, 2, 1.0, A.data(), 2, B.data(), 2, 0.0, C.data(), 2) == EXSTAR_ERR_ARG); // ldc
+  CHECK(exstar_dgemm('N', 'N', 2, 2, 2, 1.0, nullptr, 2, B.data(), 2, 0.0, C.data(), 2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dtrsm('L', 'X', 'N', 'N', 2, 2, 1.0, T.data(), 2, B.data(), 2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dtrsm('Q', 'L', 'N', 'N', 2, 2, 1.0, T.data(), 2, B.data(), 2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dtrsm('R', 'L', 'N', 'N', 2, 3, 1.0, T.data(), 2, B.data(), 2) == EXSTAR_ERR_ARG); // ldt < n
+  T[3] = 0.0; // T(2,2)
+  std::vector<double> B0 = B;
+  CHECK(exstar_dtrsm('L', 'L', 'N', 'N', 2, 2, 1.0, T.data(), 2, B.data(), 2) == EXSTAR_ERR_SINGULAR);
+  CHECK(std::string(exstar_last_error()).find("T(2,2)") != std::string::npos);
+  CHECK(B == B0);
+  starpu_data_handle_t hA = reg(A, 4, 4, 4), hv;
+  float f[8] = {};
+  starpu_vector_data_register(&hv, STARPU_MAIN_RAM, (uintptr_t)f, 8, sizeof(float));
+  CHECK(exstar_dgemm_insert('N', 'N', 4, 4, 4, 1.0, hA, 1, 0, hA, 0, 0, 0.0, hA, 0, 0) == EXSTAR_ERR_ARG); // A block
+  CHECK(exstar_dgemm_insert('N', 'N', 4, 4, 4, 1.0, hv, 0, 0, hA, 0, 0, 0.0, hA, 0, 0) == EXSTAR_ERR_ARG); // not a matrix
+  CHECK(exstar_state_gemm_insert('N', 'N', 4, 4, 4, 1.0, hA, 0, 0, hA, 0, 0, hA, 0, 0) == EXSTAR_ERR_ARG); // not a state
+  starpu_data_unregister(hv);
+  starpu_data_unregister(hA);
+  // still works afterwards
+  std::vector<double> one{2.0}, two{3.0}, out{0.0};
+  REQUIRE(exstar_dgemm('N', 'N', 1, 1, 1, 1.0, one.data(), 1, two.data(), 1, 0.0, out.data(), 1) == EXSTAR_SUCCESS);
+  CHECK(out[0] == 6.0);
+}

@@ -1,0 +1,130 @@
+// The CPU kernels of Level 3 against MPFR (no StarPU): gemm and trsm bit for bit the
+// definitions of level3.h, with the fast path on and with every entry forced through the exact
+// repair path; the GEMM-accumulate state's checked rounding.
+#include <catch2/catch.hpp>
+#include "tests/level3/level3_cases.hpp"
+#include "kernels_cpu/gemm.h"
+#include <cstring>
+
+using namespace exstar_test;
+
+namespace {
+
+std::vector<double> run_gemm(const gemm_case &c, int exact_only, int64_t *repaired = nullptr)
+{
+  std::vector<double> C = c.C;
+  int64_t r = exstar_cpu_dgemm(c.transa, c.transb, c.m, c.n, c.k, c.alpha, c.A.data(), 0, c.lda, c.B.data(), 0, c.ldb,
+                               c.beta, C.data(), 0, c.ldc, exact_only);
+  if (repaired) *repaired = r;
+  std::vector<double> out((size_t)c.m * c.n);
+  for (int j = 0; j < c.n; ++j)
+    for (int i = 0; i < c.m; ++i) out[(size_t)i + (size_t)j * c.m] = C[(size_t)i + (size_t)j * c.ldc];
+  return out;
+}
+
+void check_bits(const std::vector<double> &got, const std::vector<double> &expected, int m)
+{
+  REQUIRE(got.size() == expected.size());
+  for (size_t x = 0; x < got.size(); ++x) {
+    INFO("entry (" << x % (size_t)std::max(m, 1) << ", " << x / (size_t)std::max(m, 1) << "): got " << got[x]
+                   << " expected " << expected[x]);
+    CHECK(same_bits(got[x], expected[x]));
+  }
+}
+
+const std::vector<gemm_case> &gcases()
+{
+  static const std::vector<gemm_case> cs = gemm_cases();
+  return cs;
+}
+
+const std::vector<trsm_case> &tcases()
+{
+  static const std::vector<trsm_case> cs = trsm_cases();
+  return cs;
+}
+
+} // namespace
+
+TEST_CASE("gemm kernel: every entry is the correctly rounded exact value", "[gemm]")
+{
+  for (const gemm_case &c : gcases()) {
+    SECTION(c.name) { check_bits(run_gemm(c, 0), c.expected, c.m); }
+  }
+}
+
+TEST_CASE("gemm kernel: the exact repair path alone gives the same bits", "[gemm]")
+{
+  for (const gemm_case &c : gcases()) {
+    SECTION(c.name) { check_bits(run_gemm(c, 1), c.expected, c.m); }
+  }
+}
+
+TEST_CASE("gemm kernel: uniform data takes the fast path", "[gemm]")
+{
+  Rng rng(5);
+  const value_gen uni = [](int q, Rng &r) { return gen_uniform(q, r); };
+  gemm_case c;
+  c.transa = 'N', c.transb = 'N', c.m = c.n = c.k = 96, c.alpha = 1.0, c.beta = 0.0;
+  c.A = stored_matrix(96, 96, 0, uni, rng, &c.lda);
+  c.B = stored_matrix(96, 96, 0, uni, rng, &c.ldb);
+  c.ldc = 96;
+  c.C.assign(96 * 96, 0.0);
+  int64_t repaired = -1;
+  run_gemm(c, 0, &repaired);
+  CHECK(repaired <= 96 * 96 / 1000);
+}
+
+TEST_CASE("GEMM-accumulate state: tiles added in any split round to the gemm bits or decline", "[gemm][state]")
+{
+  for (const gemm_case &c : gcases()) {
+    if (c.alpha != 1.0 || (c.beta != 0.0 && c.beta != 1.0) || c.k == 0 || c.m == 0 || c.n == 0) continue;
+    SECTION(c.name)
+    {
+      // st := C (beta 1) or 0, then += op(A) op(B) in three pieces of k, then rounded.
+      std::vector<exstar_gemm_state_entry> st((size_t)c.m * c.n);
+      std::vector<double> zero((size_t)c.m * c.n, 0.0), C0((size_t)c.m * c.n);
+      for (int j = 0; j < c.n; ++j)
+        for (int i = 0; i < c.m; ++i) C0[(size_t)i + (size_t)j * c.m] = c.beta != 0.0 ? c.C[(size_t)i + (size_t)j * c.ldc] : 0.0;
+      exstar_cpu_gemm_state_init(c.m, c.n, C0.data(), 0, c.m, st.data(), 0, c.m);
+      const int cuts[] = {0, c.k / 3, c.k / 2, c.k};
+      for (int p = 0; p < 3; ++p) {
+        const int l0 = cuts[p], len = cuts[p + 1] - cuts[p];
+        const int64_t offa = c.transa == 'N' ? (int64_t)l0 * c.lda : l0, offb = c.transb == 'N' ? l0 : (int64_t)l0 * c.ldb;
+        exstar_cpu_gemm_state_add(c.transa, c.transb, c.m, c.n, len, 1.0, c.A.data(), offa, c.lda, c.B.data(), offb,
+                                  c.ldb, st.data(), 0, c.m);
+      }
+      std::vector<double> got = C0;
+      std::vector<unsigned char> mask((size_t)c.m * c.n, 7);
+      const int64_t declined = exstar_cpu_gemm_state_round(c.m, c.n, st.data(), 0, c.m, got.data(), 0, c.m, mask.data());
+      int64_t masked = 0;
+      for (size_t x = 0; x < got.size(); ++x) {
+        REQUIRE(mask[x] <= 1);
+        masked += mask[x];
+        if (mask[x]) continue; // declined: the caller repairs it
+        INFO(c.name << " entry " << x);
+        CHECK(same_bits(got[x], c.expected[x]));
+      }
+      CHECK(masked == declined);
+      if (c.name.rfind("uniform", 0) == 0) CHECK(declined == 0);
+    }
+  }
+}
+
+TEST_CASE("trsm kernel: every column (side L) or row (side R) is trsv's result", "[trsm]")
+{
+  for (const trsm_case &c : tcases()) {
+    for (int exact_only : {0, 1}) {
+      SECTION(c.name + (exact_only ? " (exact path)" : ""))
+      {
+        std::vector<double> B = c.B;
+        exstar_cpu_dtrsm(c.side, c.uplo, c.transa, c.diag, c.m, c.n, c.alpha, c.T.data(), 0, c.ldt, B.data(), 0, c.ldb,
+                         exact_only);
+        std::vector<double> got((size_t)c.m * c.n);
+        for (int j = 0; j < c.n; ++j)
+          for (int i = 0; i < c.m; ++i) got[(size_t)i + (size_t)j * c.m] = B[(size_t)i + (size_t)j * c.ldb];
+        check_bits(got, c.expected, c.m);
+      }
+    }
+  }
+}
