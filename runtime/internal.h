@@ -19,6 +19,8 @@ int require_init(const char *who);
 int take_codelet_error();
 /* starpu_task_insert's return value as an exstar status. */
 int submit_status(int ret, const char *who);
+/* Whether Level-3 entries go through the exact path only (exstar_set_exact_only). */
+int exact_only();
 /* Tasks per reduction when the caller gives nparts <= 0. */
 int default_nparts();
 

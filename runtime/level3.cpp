@@ -12,7 +12,9 @@ namespace {
 
 std::atomic<int> exact_only_flag{-1}; // -1: not yet read from EXSTAR_EXACT_ONLY
 
-int exact_only()
+} // namespace
+
+int exstar_rt::exact_only()
 {
   int f = exact_only_flag.load();
   if (f < 0) {
@@ -24,6 +26,9 @@ int exact_only()
   }
   return f;
 }
+
+namespace {
+using exstar_rt::exact_only;
 
 bool is_notrans(char t) { return t == 'N' || t == 'n'; }
 bool is_trans(char t) { return t == 'T' || t == 't' || t == 'C' || t == 'c'; }

@@ -2,6 +2,7 @@
 // matrix handle, the blocking, batch and solve calls. The graph and the definition are in
 // include/exstar/lapack.h; dependencies are StarPU data dependencies only.
 #include "runtime/internal.h"
+#include "runtime/getrf_tiled.h"
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -397,9 +398,40 @@ int exstar_dgetrf_plain_insert(int64_t m, int64_t n, starpu_data_handle_t hA, st
   return insert_lu("exstar_dgetrf_plain_insert", m, n, hA, hipiv, 0, true);
 }
 
+int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  return getrf_blocking("exstar_dgetrf_unblocked", m, n, A, lda, ipiv, info, false);
+}
+
+int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb)
+{
+  const char *who = "exstar_dgetrf_tiled";
+  exstar_rt::clear_error();
+  if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
+  if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
+  *info = 0;
+  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
+  // The panel and U-row tasks run on CPU workers: without any, the unblocked graph.
+  if (starpu_cpu_worker_get_count() == 0) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
+  if (nb == 0) nb = exstar_default_tile(m, n);
+  if (nb > UINT32_MAX) nb = UINT32_MAX;
+  exstar_rt::tiled_desc d;
+  int s = d.create(m, n, nb, A, lda, ipiv);
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
+  d.destroy();
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+  return s == EXSTAR_SUCCESS ? factor_status(who, m, n, A, lda, info) : s;
+}
+
+int64_t exstar_default_tile(int64_t m, int64_t n)
+{
+  (void)m, (void)n;
+  return starpu_cuda_worker_get_count() > 0 ? 512 : 128;
+}
+
 int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
 {
-  return getrf_blocking("exstar_dgetrf", m, n, A, lda, ipiv, info, false);
+  return exstar_dgetrf_tiled(m, n, A, lda, ipiv, info, 0);
 }
 
 int exstar_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)

@@ -21,7 +21,19 @@
  * pivots. Special values: NaN and ±inf are factored by the IEEE rules above (no check stops the
  * factorization); the blocking calls then return EXSTAR_ERR_NONFINITE.
  *
- * ==== the task graph ============================================================================
+ * ==== the tiled graph (exstar_dgetrf, exstar_dgetrf_tiled) =======================================
+ * The matrix as nb x nb tiles, each its own StarPU handle, each with a GEMM-accumulate state
+ * (level3.h) that holds a(i,j) − Σ l(i,k)·u(k,j) over the panels applied so far. Right-looking,
+ * per panel K: the panel task runs the chain below on block column K (each entry rounded from
+ * its state plus the panel's own terms when the state's bound proves the rounding, else from
+ * the exact sum of all its terms, read from the tiles); laswp tasks apply its interchanges to
+ * the other block columns (tiles and states); a task per tile of block row K of U; Level-3
+ * state updates state(I,J) −= L(I,K)·U(K,J) for the trailing tiles. Priorities put the panel
+ * path (panel, then block column K+1) first. Every entry is the definition's value, so the
+ * tiled graph gives the unblocked graph's bits for every nb. The panel and U-row tasks run on
+ * CPU workers (the updates on any); without a CPU worker exstar_dgetrf uses the unblocked graph.
+ *
+ * ==== the unblocked task graph (exstar_dgetrf_unblocked, exstar_dgetrf_insert) ===================
  * The matrix is ONE StarPU matrix handle; per column j the driver submits, with data
  * dependencies only (no wait inside):
  *   exstar_lu_swap   earlier interchanges applied to column j            (RW A, R ipiv)
@@ -53,6 +65,14 @@ extern "C" {
  * as before. Bad arguments (m or n < 0, lda < max(1,m), A, ipiv or info NULL with work to do):
  * EXSTAR_ERR_ARG before any task. m == 0 or n == 0: nothing to do. */
 int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
+/* The same factorization (the same bits) by the tiled graph, explicitly with tiles of nb x nb
+ * (nb == 0: exstar_default_tile; exstar_dgetrf uses that). See "the tiled graph" below. */
+int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb);
+/* The same factorization by the unblocked graph on one matrix handle ("the task graph" above):
+ * the reference the tiled one is tested against, and the path of exstar_dgetrf_insert. */
+int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
+/* The default tile edge of the tiled LU: 128 on CPU workers, 512 when CUDA workers run. */
+int64_t exstar_default_tile(int64_t m, int64_t n);
 /* Task form on the user's handles: A is the m x n top-left block of the matrix handle hA (its
  * ld), ipiv the first min(m,n) entries of hipiv, a vector handle of int32. nb: rows per trsv
  * block and per gemv task (<= 0: a default); it never changes the bits. Tasks are only

@@ -1,0 +1,93 @@
+// Codelets of the tiled exact LU (runtime/getrf_tiled.cpp): the panel, a block row of U, and
+// the row interchanges of a block column. Each takes a variable list of tiles (StarPU's
+// STARPU_DATA_MODE_ARRAY) described by its argument block (exstar_lu_tiled_args followed by one
+// exstar_lu_tiled_buf per buffer), and hands the kernels a view of the tiles it was given.
+#include "codelets/level3_glue.h"
+#include "codelets/lu_tiled.h"
+#include "kernels_cpu/lu_tiled.h"
+#include <vector>
+
+namespace {
+
+// The view of the tiles given to a task: pointer and ld per tile of the grid, NULL elsewhere.
+struct task_view {
+  std::vector<double *> a;
+  std::vector<exstar_gemm_state_entry *> st;
+  std::vector<int64_t> lda, ldst;
+  int32_t *ipiv = nullptr;
+  exstar_tile_view v;
+};
+
+void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view &t)
+{
+  const size_t tiles = (size_t)(h->mt * h->nt);
+  t.a.assign(tiles, nullptr), t.st.assign(tiles, nullptr), t.lda.assign(tiles, 0), t.ldst.assign(tiles, 0);
+  const exstar_lu_tiled_buf *b = (const exstar_lu_tiled_buf *)(h + 1);
+  for (int q = 0; q < h->nbuf; ++q) {
+    const size_t x = (size_t)(b[q].I + b[q].J * h->mt);
+    if (b[q].kind == EXSTAR_LU_TILE) {
+      t.a[x] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
+      t.lda[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+    } else if (b[q].kind == EXSTAR_LU_STATE) {
+      t.st[x] = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
+      t.ldst[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+    } else {
+      t.ipiv = (int32_t *)STARPU_VECTOR_GET_PTR(buffers[q]);
+    }
+  }
+  t.v = exstar_tile_view{h->m, h->n, h->nb, h->mt, h->nt, t.a.data(), t.lda.data(), t.st.data(), t.ldst.data()};
+}
+
+void lu_panel_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  int64_t info;
+  exstar_cpu_lu_panel(&t.v, h->K, t.ipiv, &info, h->exact_only);
+}
+
+void lu_urow_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  exstar_cpu_lu_urow(&t.v, h->K, h->J, h->exact_only);
+}
+
+void lu_laswp_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  exstar_cpu_lu_laswp(&t.v, h->K, h->J, t.ipiv);
+}
+
+// The history model keys on the task's shape, not on its (variable) buffers.
+uint32_t tiled_footprint(struct starpu_task *task)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)task->cl_arg;
+  const int64_t key[4] = {h->m - h->K * h->nb, h->nb, h->nbuf, h->J > h->K ? 1 : 0};
+  return starpu_hash_crc32c_be_n(key, sizeof key, 0);
+}
+
+} // namespace
+
+#define EXSTAR_LU_TILED_CODELET(op)                                                                \
+  static struct starpu_perfmodel exstar_##op##_model;                                            \
+  struct starpu_codelet exstar_##op##_cl = [] {                                                  \
+    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                             \
+    exstar_##op##_model.symbol = "exstar_" #op;                                                  \
+    exstar_##op##_model.footprint = tiled_footprint;                                             \
+    struct starpu_codelet cl;                                                                    \
+    starpu_codelet_init(&cl);                                                                    \
+    cl.cpu_funcs[0] = op##_cpu;                                                                  \
+    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;                                                      \
+    cl.model = &exstar_##op##_model;                                                             \
+    cl.name = "exstar_" #op;                                                                     \
+    return cl;                                                                                   \
+  }()
+
+EXSTAR_LU_TILED_CODELET(lu_panel);
+EXSTAR_LU_TILED_CODELET(lu_urow);
+EXSTAR_LU_TILED_CODELET(lu_laswp);

@@ -1,0 +1,24 @@
+/* The tiled exact LU's codelets and their argument block, shared by codelets/lu_tiled.cpp and
+ * runtime/getrf_tiled.cpp (internal: the tiled LU is used through its drivers). */
+#ifndef EXSTAR_CODELETS_LU_TILED_H
+#define EXSTAR_CODELETS_LU_TILED_H
+#include <starpu.h>
+#include <stdint.h>
+
+/* The buffers of a task: tiles of the matrix, their states, the panel's pivots. */
+enum { EXSTAR_LU_TILE = 0, EXSTAR_LU_STATE = 1, EXSTAR_LU_IPIV = 2 };
+struct exstar_lu_tiled_buf {
+  int32_t I, J, kind;
+};
+/* Followed in memory by nbuf exstar_lu_tiled_buf, one per buffer in order. */
+struct exstar_lu_tiled_args {
+  int64_t m, n, nb, mt, nt;
+  int64_t K, J; /* the panel; the block column (urow, laswp) */
+  int32_t exact_only, nbuf;
+};
+
+extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R tiles left and above, W ipiv */
+extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R L(K, 0..K), R U(0..K-1, J) */
+extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv */
+
+#endif

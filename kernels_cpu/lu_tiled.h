@@ -1,0 +1,51 @@
+/* exstar CPU kernels of the tiled exact LU (runtime/getrf_tiled.cpp): plain functions on a view
+ * of the tiles a task was given, no StarPU inside.
+ *
+ * The matrix (m x n, column-major tiles of nb x nb, tile (I, J) covering rows [I nb, ..) and
+ * columns [J nb, ..)) is seen through exstar_tile_view: a pointer and a leading dimension per
+ * tile, NULL for the tiles the task was not given (a kernel touches only what it was given).
+ * st: the GEMM-accumulate state of each tile (exstar_gemm_state_entry, core/gemm.h), holding
+ * a(i,j) − Σ l(i,k)·u(k,j) over the panels already applied, within its bound.
+ *
+ * Every entry of L and U is the definition's value (include/exstar/lapack.h): the state's
+ * bounded sum plus the panel's own terms, when the bound proves its rounding; otherwise the
+ * exact sum of all its terms, read from the tiles (the row of L, the column of U, the original
+ * a(i,j), which every tile keeps until its entry is final). */
+#ifndef EXSTAR_KERNELS_CPU_LU_TILED_H
+#define EXSTAR_KERNELS_CPU_LU_TILED_H
+#include <stdint.h>
+#include "kernels_cpu/gemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct exstar_tile_view {
+  int64_t m, n, nb, mt, nt;            /* matrix, tile edge, tile grid (mt x nt) */
+  double *const *a;                    /* tile (I, J) at a[I + J*mt] (NULL: not given) */
+  const int64_t *lda;                  /* its leading dimension */
+  struct exstar_gemm_state_entry *const *st; /* its state (NULL: not given) */
+  const int64_t *ldst;
+};
+
+/* The panel of block column K: for each column j of it, in order, u(i,j) for the rows of block
+ * row K above j, v(i) for the rows i >= j, the pivot, the interchange within the panel's tiles
+ * and states (the columns left of the panel are NOT interchanged here: exstar_cpu_lu_laswp does
+ * that afterwards; the panel reads them through its own record of the interchanges), l(i,j).
+ * Needs the panel tiles and states (I >= K, K), the tiles left of it (I >= K, J < K) and above
+ * it (I < K, K). ipiv[j - K nb] := p + 1 (global 1-based row). *info := the first j+1 whose
+ * pivot is zero (0: none). Returns the number of entries computed by the exact path. */
+int64_t exstar_cpu_lu_panel(const struct exstar_tile_view *v, int64_t K, int32_t *ipiv, int64_t *info,
+                            int exact_only);
+/* Block row K of U in block column J > K: u(i,j) := RN(st(i,j) − Σ_{K nb <= k < i} l(i,k)·u(k,j)),
+ * i increasing (unit lower L(K,K)). Needs tiles (K, 0..K), (0..K, J) and the state of (K, J).
+ * Returns the number of entries computed by the exact path. */
+int64_t exstar_cpu_lu_urow(const struct exstar_tile_view *v, int64_t K, int64_t J, int exact_only);
+/* The interchanges of panel K (ipiv as written by the panel) applied to block column J, rows
+ * >= K nb, in the tiles and (when given) the states. */
+void exstar_cpu_lu_laswp(const struct exstar_tile_view *v, int64_t K, int64_t J, const int32_t *ipiv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
