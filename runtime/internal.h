@@ -21,6 +21,9 @@ int take_codelet_error();
 int submit_status(int ret, const char *who);
 /* Whether Level-3 entries go through the exact path only (exstar_set_exact_only). */
 int exact_only();
+/* exstar_dtrsm's body; check_diag false: a zero diagonal gives the IEEE quotient (getrs). */
+int trsm_blocking(const char *who, char side, char uplo, char transa, char diag, int64_t m, int64_t n, double alpha,
+                  const double *T, int64_t ldt, double *B, int64_t ldb, bool check_diag);
 /* Tasks per reduction when the caller gives nparts <= 0. */
 int default_nparts();
 

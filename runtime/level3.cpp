@@ -269,8 +269,13 @@ int exstar_dtrsm_insert(char side, char uplo, char transa, char diag, int64_t m,
 int exstar_dtrsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n, double alpha, const double *T,
                  int64_t ldt, double *B, int64_t ldb)
 {
-  const char *who = "exstar_dtrsm";
   exstar_rt::clear_error();
+  return exstar_rt::trsm_blocking("exstar_dtrsm", side, uplo, transa, diag, m, n, alpha, T, ldt, B, ldb, true);
+}
+
+int exstar_rt::trsm_blocking(const char *who, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+                             double alpha, const double *T, int64_t ldt, double *B, int64_t ldb, bool check_diag)
+{
   if (int s = exstar_rt::require_init(who)) return s;
   if (int s = check_trsm_args(who, side, uplo, transa, diag, m, n)) return s;
   const bool left = is_one_of(side, "Ll");
@@ -285,7 +290,7 @@ int exstar_dtrsm(char side, char uplo, char transa, char diag, int64_t m, int64_
     return EXSTAR_SUCCESS;
   }
   if (!T) return exstar_set_error(EXSTAR_ERR_ARG, "%s: T is NULL", who);
-  if (is_one_of(diag, "Nn"))
+  if (check_diag && is_one_of(diag, "Nn"))
     for (int64_t i = 0; i < nt; ++i)
       if (T[i + i * ldt] == 0.0)
         return exstar_set_error(EXSTAR_ERR_SINGULAR, "%s: T(%lld,%lld) = 0 (1-based): singular, B unchanged", who,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -271,14 +272,24 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
   if (count > 0 && (!A || !ipiv || !info)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: A, ipiv or info is NULL", who);
   for (int64_t b = 0; b < count; ++b)
     if (int s = check_getrf(who, m, n, A[b], lda, ipiv[b], &info[b])) return s;
-  // Every graph first, then the waits: the matrices' tasks interleave on all workers.
-  std::vector<registered> regs((size_t)count);
+  // Every graph first, then the waits: the matrices' tasks interleave on all workers. The exact
+  // factorizations are tiled (as exstar_dgetrf) when CPU workers can run their panels.
   int s = EXSTAR_SUCCESS;
-  for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
-    regs[b] = register_lu(m, n, A[b], lda, ipiv[b]);
-    s = insert_lu(who, m, n, regs[b].A, regs[b].ipiv, 0, plain);
+  if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0) {
+    std::vector<exstar_rt::tiled_desc> descs((size_t)count);
+    for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
+      s = descs[(size_t)b].create(m, n, exstar_default_tile(m, n), A[b], lda, ipiv[b]);
+      if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, descs[(size_t)b], exstar_rt::exact_only());
+    }
+    for (exstar_rt::tiled_desc &d : descs) d.destroy();
+  } else {
+    std::vector<registered> regs((size_t)count);
+    for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
+      regs[b] = register_lu(m, n, A[b], lda, ipiv[b]);
+      s = insert_lu(who, m, n, regs[b].A, regs[b].ipiv, 0, plain);
+    }
+    for (registered &r : regs) unregister(r);
   }
-  for (registered &r : regs) unregister(r);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if (s != EXSTAR_SUCCESS) return s;
   int worst = EXSTAR_SUCCESS;
@@ -343,11 +354,37 @@ int check_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int6
   return EXSTAR_SUCCESS;
 }
 
+// The interchanges of ipiv on the rows of B, forward (k increasing) or backward.
+void laswp_rows(int64_t n, int64_t nrhs, const int32_t *ipiv, double *B, int64_t ldb, bool forward)
+{
+  for (int64_t q = 0; q < n; ++q) {
+    const int64_t k = forward ? q : n - 1 - q, p = (int64_t)ipiv[k] - 1;
+    if (p != k)
+      for (int64_t c = 0; c < nrhs; ++c) std::swap(B[k + c * ldb], B[p + c * ldb]);
+  }
+}
+
+// All right-hand sides at once through the exact trsm (each column is exstar_dtrsv's bits):
+// 'N': P, L (unit), U; 'T': Uᵀ, Lᵀ (unit), P backward.
+int solve_trsm(const char *who, char trans, int64_t n, int64_t nrhs, const double *LU, int64_t lda,
+               const int32_t *ipiv, double *B, int64_t ldb)
+{
+  if (trans == 'N') laswp_rows(n, nrhs, ipiv, B, ldb, true);
+  int s = exstar_rt::trsm_blocking(who, 'L', trans == 'N' ? 'L' : 'U', trans, trans == 'N' ? 'U' : 'N', n, nrhs, 1.0,
+                                   LU, lda, B, ldb, false);
+  if (s == EXSTAR_SUCCESS)
+    s = exstar_rt::trsm_blocking(who, 'L', trans == 'N' ? 'U' : 'L', trans, trans == 'N' ? 'N' : 'U', n, nrhs, 1.0, LU,
+                                 lda, B, ldb, false);
+  if (s == EXSTAR_SUCCESS && trans == 'T') laswp_rows(n, nrhs, ipiv, B, ldb, false);
+  return s;
+}
+
 // The exact solves of the nrhs columns of B (refined when A0 is given), all submitted first.
 int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const double *LU, int64_t lda,
                   const int32_t *ipiv, double *B, int64_t ldb, const double *A0, int steps)
 {
   if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
+  if (!A0) return solve_trsm(who, trans, n, nrhs, LU, lda, ipiv, B, ldb);
   starpu_data_handle_t hLU, hp, hA0 = nullptr;
   starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
                               sizeof(double));
@@ -472,7 +509,7 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
   std::vector<double> A0;
   if (refine_steps > 0 && nrhs > 0)
     for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
-  int s = getrf_blocking(who, n, n, A, lda, ipiv, info, false);
+  int s = exstar_dgetrf(n, n, A, lda, ipiv, info);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
   char msg[512];
   std::snprintf(msg, sizeof msg, "%s", exstar_last_error());
