@@ -63,6 +63,28 @@ void lu_laswp_cpu(void *buffers[], void *cl_arg)
   exstar_cpu_lu_laswp(&t.v, h->K, h->J, t.ipiv);
 }
 
+#ifdef EXSTAR_HAVE_LAPACK
+// The plain-double baseline on the same tiles (vendor LAPACK/BLAS; NOT exact).
+void lu_plain_panel_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  exstar_cpu_lu_plain_panel(&t.v, h->K, t.ipiv);
+}
+
+void lu_plain_urow_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  exstar_cpu_lu_plain_urow(&t.v, h->K, h->J);
+}
+#else
+#define lu_plain_panel_cpu nullptr
+#define lu_plain_urow_cpu nullptr
+#endif
+
 // The history model keys on the task's shape, not on its (variable) buffers.
 uint32_t tiled_footprint(struct starpu_task *task)
 {
@@ -91,3 +113,32 @@ uint32_t tiled_footprint(struct starpu_task *task)
 EXSTAR_LU_TILED_CODELET(lu_panel);
 EXSTAR_LU_TILED_CODELET(lu_urow);
 EXSTAR_LU_TILED_CODELET(lu_laswp);
+EXSTAR_LU_TILED_CODELET(lu_plain_panel);
+EXSTAR_LU_TILED_CODELET(lu_plain_urow);
+
+// C(I,J) −= L(I,K)·U(K,J) in plain double (dgemm): R L, R U, RW C.
+#ifdef EXSTAR_HAVE_LAPACK
+static void lu_plain_gemm_cpu(void *buffers[], void *)
+{
+  exstar_cpu_lu_plain_gemm((int64_t)STARPU_MATRIX_GET_NX(buffers[2]), (int64_t)STARPU_MATRIX_GET_NY(buffers[2]),
+                           (int64_t)STARPU_MATRIX_GET_NY(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                           exstar_mat_ld(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[1]),
+                           exstar_mat_ld(buffers[1]), (double *)STARPU_MATRIX_GET_PTR(buffers[2]),
+                           exstar_mat_ld(buffers[2]));
+}
+#else
+#define lu_plain_gemm_cpu nullptr
+#endif
+static struct starpu_perfmodel exstar_lu_plain_gemm_model;
+struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
+  exstar_lu_plain_gemm_model.type = STARPU_HISTORY_BASED;
+  exstar_lu_plain_gemm_model.symbol = "exstar_lu_plain_gemm";
+  struct starpu_codelet cl;
+  starpu_codelet_init(&cl);
+  cl.cpu_funcs[0] = lu_plain_gemm_cpu;
+  cl.nbuffers = 3;
+  cl.modes[0] = STARPU_R, cl.modes[1] = STARPU_R, cl.modes[2] = STARPU_RW;
+  cl.model = &exstar_lu_plain_gemm_model;
+  cl.name = "exstar_lu_plain_gemm";
+  return cl;
+}();

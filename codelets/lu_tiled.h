@@ -21,4 +21,10 @@ extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R
 extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R L(K, 0..K), R U(0..K-1, J) */
 extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv */
 
+/* The plain-double baseline on the same graph (LAPACK dgetrf panel, dtrsm, dgemm; CPU only;
+ * without LAPACK at build time they have no implementation). */
+extern struct starpu_codelet exstar_lu_plain_panel_cl;
+extern struct starpu_codelet exstar_lu_plain_urow_cl;
+extern struct starpu_codelet exstar_lu_plain_gemm_cl; /* R L(I,K), R U(K,J), RW A(I,J) */
+
 #endif

@@ -45,6 +45,14 @@ int64_t exstar_cpu_lu_urow(const struct exstar_tile_view *v, int64_t K, int64_t 
  * >= K nb, in the tiles and (when given) the states. */
 void exstar_cpu_lu_laswp(const struct exstar_tile_view *v, int64_t K, int64_t J, const int32_t *ipiv);
 
+/* The plain-double baseline on the same tiles (kernels_cpu/lu_plain_tiled.cpp, when the build
+ * found LAPACK: EXSTAR_HAVE_LAPACK): LAPACK dgetrf on the gathered panel (returns its info),
+ * dtrsm for block row K of U in block column J, C −= L·U by dgemm. NOT exact. */
+int exstar_cpu_lu_plain_panel(const struct exstar_tile_view *v, int64_t K, int32_t *ipiv);
+void exstar_cpu_lu_plain_urow(const struct exstar_tile_view *v, int64_t K, int64_t J);
+void exstar_cpu_lu_plain_gemm(int64_t m, int64_t n, int64_t k, const double *L, int64_t ldl, const double *U,
+                              int64_t ldu, double *C, int64_t ldc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,7 +51,7 @@ struct tiled_task {
 
 } // namespace
 
-int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t lda, int32_t *ipiv)
+int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t lda, int32_t *ipiv, bool with_states)
 {
   m = m_, n = n_, nb = nb_, mt = ceil_div(m, nb), nt = ceil_div(n, nb);
   kt = ceil_div(min64(m, n), nb);
@@ -62,7 +62,8 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
       const int64_t rows = min64(nb, m - I * nb), cols = min64(nb, n - J * nb);
       starpu_matrix_data_register(&tile(I, J), STARPU_MAIN_RAM, (uintptr_t)(A + I * nb + J * nb * lda), (uint32_t)lda,
                                   (uint32_t)rows, (uint32_t)cols, sizeof(double));
-      if (int s = exstar_state_register(&state(I, J), rows, cols)) return s;
+      if (with_states)
+        if (int s = exstar_state_register(&state(I, J), rows, cols)) return s;
     }
   pivots.assign((size_t)kt, nullptr);
   for (int64_t K = 0; K < kt; ++K)
@@ -81,12 +82,12 @@ void tiled_desc::destroy()
     if (h) starpu_data_unregister(h), h = nullptr;
 }
 
-int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only)
+int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)
 {
   int s = EXSTAR_SUCCESS;
   const int top = STARPU_MAX_PRIO, high = STARPU_MAX_PRIO > 1 ? STARPU_MAX_PRIO - 1 : STARPU_MAX_PRIO;
   const int low = STARPU_DEFAULT_PRIO;
-  for (int64_t J = 0; J < d.nt && s == 0; ++J)
+  for (int64_t J = 0; J < d.nt && s == 0 && !plain; ++J)
     for (int64_t I = 0; I < d.mt && s == 0; ++I) {
       const int64_t rows = min64(d.nb, d.m - I * d.nb), cols = min64(d.nb, d.n - J * d.nb);
       s = exstar_state_init_insert(rows, cols, d.tile(I, J), 0, 0, d.state(I, J), 0, 0);
@@ -96,19 +97,21 @@ int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only)
       tiled_task t;
       for (int64_t I = K; I < d.mt; ++I) {
         t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
+        if (plain) continue; // LAPACK's panel reads nothing else
         t.add(d.state(I, K), STARPU_RW, I, K, EXSTAR_LU_STATE);
         for (int64_t J = 0; J < K; ++J) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
       }
-      for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
+      if (!plain)
+        for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
       t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
-      s = t.submit(&exstar_lu_panel_cl, d, K, K, top, exact_only, who);
+      s = t.submit(plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K, top, exact_only, who);
     }
     for (int64_t J = 0; J < d.nt && s == 0; ++J) { // interchanges left and right of the panel
       if (J == K) continue;
       tiled_task t;
       for (int64_t I = K; I < d.mt; ++I) {
         t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
-        if (J > K) t.add(d.state(I, J), STARPU_RW, I, J, EXSTAR_LU_STATE);
+        if (J > K && !plain) t.add(d.state(I, J), STARPU_RW, I, J, EXSTAR_LU_STATE);
       }
       t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
       s = t.submit(&exstar_lu_laswp_cl, d, K, J, J == K + 1 ? high : low, exact_only, who);
@@ -116,6 +119,11 @@ int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only)
     for (int64_t J = K + 1; J < d.nt && s == 0; ++J) { // block row K of U
       tiled_task t;
       t.add(d.tile(K, J), STARPU_RW, K, J, EXSTAR_LU_TILE);
+      if (plain) {
+        t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
+        s = t.submit(&exstar_lu_plain_urow_cl, d, K, J, J == K + 1 ? high : low, exact_only, who);
+        continue;
+      }
       t.add(d.state(K, J), STARPU_R, K, J, EXSTAR_LU_STATE);
       for (int64_t L = 0; L <= K; ++L) t.add(d.tile(K, L), STARPU_R, K, L, EXSTAR_LU_TILE);
       for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
@@ -128,9 +136,13 @@ int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only)
         exstar_gemm_args a;
         std::memset(&a, 0, sizeof a);
         a.transa = 'N', a.transb = 'N', a.m = rows, a.n = cols, a.k = kk, a.alpha = -1.0;
-        int ret = starpu_task_insert(&exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
-                                     d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY,
-                                     J == K + 1 ? high : low, STARPU_NAME, "exstar_lu_gemm", 0);
+        const int prio = J == K + 1 ? high : low;
+        int ret = plain ? starpu_task_insert(&exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J),
+                                             STARPU_RW, d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME,
+                                             "exstar_lu_plain_gemm", 0)
+                        : starpu_task_insert(&exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J),
+                                             STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY,
+                                             prio, STARPU_NAME, "exstar_lu_gemm", 0);
         if (ret != 0) s = submit_status(ret, who);
       }
   }

@@ -16,13 +16,15 @@ struct tiled_desc {
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &state(int64_t I, int64_t J) { return states[(size_t)(I + J * mt)]; }
   starpu_data_handle_t state(int64_t I, int64_t J) const { return states[(size_t)(I + J * mt)]; }
-  int create(int64_t m, int64_t n, int64_t nb, double *A, int64_t lda, int32_t *ipiv);
+  /* with_states false: no GEMM-accumulate states (the plain-double baseline) */
+  int create(int64_t m, int64_t n, int64_t nb, double *A, int64_t lda, int32_t *ipiv, bool with_states = true);
   /* Waits for the tiles' tasks, gathers them home and releases every handle. */
   void destroy();
 };
 
-/* Submits the whole LU graph on d's tiles (no wait). */
-int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only);
+/* Submits the whole LU graph on d's tiles (no wait); plain: the plain-double baseline's codelets
+ * (d without states). */
+int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain = false);
 
 } // namespace exstar_rt
 #endif

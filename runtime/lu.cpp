@@ -473,7 +473,30 @@ int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, i
 
 int exstar_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
 {
-  return getrf_blocking("exstar_dgetrf_plain", m, n, A, lda, ipiv, info, true);
+  return exstar_dgetrf_plain_tiled(m, n, A, lda, ipiv, info, 0);
+}
+
+int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb)
+{
+  const char *who = "exstar_dgetrf_plain";
+  exstar_rt::clear_error();
+  if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
+  if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
+  *info = 0;
+  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
+#ifdef EXSTAR_HAVE_LAPACK
+  const bool tiled = starpu_cpu_worker_get_count() > 0;
+#else
+  const bool tiled = false;
+#endif
+  if (!tiled) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
+  if (nb == 0) nb = exstar_default_tile(m, n);
+  exstar_rt::tiled_desc d;
+  int s = d.create(m, n, nb, A, lda, ipiv, false);
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, 0, true);
+  d.destroy();
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+  return s == EXSTAR_SUCCESS ? factor_status(who, m, n, A, lda, info) : s;
 }
 
 int exstar_dgetrf_batch(int64_t count, int64_t m, int64_t n, double **A, int64_t lda, int32_t **ipiv, int64_t *info)

@@ -105,11 +105,15 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
                  int refine_steps, int64_t *info);
 
 /* ---- the plain-double baseline (NOT exact, NOT reproducible) ------------------------------------
- * The same graph and pivoting rule, with the column update computed by naive double loops
+ * exstar_dgetrf_plain: the tiled graph of exstar_dgetrf with vendor kernels in plain double
+ * (LAPACK dgetrf on each gathered panel, dtrsm for U's block rows, dgemm updates; OpenBLAS on
+ * Debian), the honest price of exactness on the same graph. Without LAPACK at build time, or
+ * without CPU workers, the older naive graph: the column update by naive double loops
  * (a(i,j) −= l(i,k)·u(k,j), k increasing, every product and difference rounded) in ONE task
- * per column, and a naive double substitution in getrs. For comparison only (CLI --plain,
+ * per column. getrs: a naive double substitution. For comparison only (CLI --plain,
  * benchmarks, the accuracy study). Arguments, statuses and info as the exact calls. */
 int exstar_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
+int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb);
 int exstar_dgetrf_plain_insert(int64_t m, int64_t n, starpu_data_handle_t hA, starpu_data_handle_t hipiv);
 int exstar_dgetrf_plain_batch(int64_t count, int64_t m, int64_t n, double **A, int64_t lda, int32_t **ipiv,
                               int64_t *info);
