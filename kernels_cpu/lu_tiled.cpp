@@ -1,14 +1,26 @@
 // The tiled exact LU's CPU kernels: the panel (the unblocked chain on a block column, each entry
 // from its tile state plus the panel's own terms, checked, or exact), block rows of U, and the
 // row interchanges on block columns.
+//
+// Inside a panel and a block row of U the terms are added by groups: before a group of kGroup
+// columns (panel) or rows (U), the terms of the columns (rows) already done go into the entries'
+// states through the Level-3 fast sums (core/gemm.h); only the group's own terms are added one
+// by one. Where a bound declines, the entry is computed from all its terms exactly.
 #include "kernels_cpu/lu_tiled.h"
+#include "kernels_cpu/gemm_sums.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "core/checked_round.h"
 #include "core/gemm.h"
 #include "core/iamax.h"
 #include <vector>
 
+using exstar_gemm::view;
+
 namespace {
+
+constexpr int64_t kGroup = 16;
+
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 // Element access through the view (tiles of nb x nb, column-major inside a tile).
 struct tiles {
@@ -26,43 +38,43 @@ struct tiles {
   }
 };
 
-int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-
-// The definition's exact value RN(a(i,j) − Σ_{k<kend} l(i,k)·u(k,j)): a(i,j) and u(k,j) from
-// the tiles as they are, l(i,k) from row i (row left_row for the columns k < c0 left of the
-// panel, whose interchanges are still to come).
-double exact_entry(const tiles &t, int64_t i, int64_t j, int64_t kend, int64_t c0, int64_t left_row)
+// The definition's exact value RN(a − Σ_{k<kend} l(k)·u(k)), a and every −l·u an exact term.
+template <class L, class U>
+double exact_sum(double a, int64_t kend, const L &l, const U &u)
 {
   exstar_i64 acc[EXSTAR_ACC_WORDS] = {};
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
-  int flags = exstar_sum_step_cpu(acc, fpe, t.a(i, j));
-  for (int64_t k = 0; k < kend; ++k) {
-    const double l = k < c0 ? t.a(left_row, k) : t.a(i, k);
-    flags |= exstar_dot_step_cpu(acc, fpe, -l, t.a(k, j));
-  }
+  int flags = exstar_sum_step_cpu(acc, fpe, a);
+  for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_cpu(acc, fpe, -l(k), u(k));
   exstar_acc_flush_fpe_cpu(acc, fpe);
   exstar_acc_add_flags_cpu(acc, flags);
   return exstar_acc_round_private(acc);
 }
 
-// The same value by the fast path when the bound proves it: the state (the terms k < c0) plus
-// the panel's terms k in [c0, kend). Returns 0 when it declines.
-int fast_entry(const tiles &t, int64_t i, int64_t j, int64_t kend, int64_t c0, double *y)
+// d (the state with the terms k < k0) plus the terms k in [k0, kend), rounded when the bound
+// proves it; 0 when it declines.
+template <class L, class U>
+int checked_sum(exstar_bdd d, int64_t k0, int64_t kend, const L &l, const U &u, double *y)
 {
-  exstar_bdd d = t.s(i, j);
   int ok = 1;
-  for (int64_t k = c0; k < kend; ++k) ok &= exstar_bdd_add_product(&d, -t.a(i, k), t.a(k, j));
+  for (int64_t k = k0; k < kend; ++k) ok &= exstar_bdd_add_product(&d, -l(k), u(k));
   return ok & exstar_bdd_round_ok(&d, y);
 }
 
-double entry(const tiles &t, int64_t i, int64_t j, int64_t kend, int64_t c0, int64_t left_row, bool exact_only,
-             int64_t *repaired)
+// st(i, j) −= Σ_l A(i, l)·B(l, j) through the fast sums, for an m x n block of states (a view's
+// element (i, j) is st[i*srs + j*scs]).
+void state_update(int64_t m, int64_t n, int64_t k, const view &A, const view &B, exstar_bdd *st, int64_t srs,
+                  int64_t scs)
 {
-  double y;
-  if (!exact_only && fast_entry(t, i, j, kend, c0, &y)) return y;
-  ++*repaired;
-  return exact_entry(t, i, j, kend, c0, left_row);
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  exstar_gemm::sums f;
+  exstar_gemm::fast_sums(m, n, k, A, B, f);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      const size_t x = (size_t)(i + j * m);
+      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], f.bound(i, j), -1.0);
+    }
 }
 
 template <class T>
@@ -73,45 +85,100 @@ void swap_vals(T &x, T &y)
   y = z;
 }
 
+// The panel, gathered: rows [c0, m) x columns [c0, c1) of the tiles and their states, column-major.
+struct panel {
+  int64_t c0, c1, rows;
+  std::vector<double> P;
+  std::vector<exstar_bdd> S;
+  double &a(int64_t i, int64_t j) { return P[(size_t)((i - c0) + (j - c0) * rows)]; }
+  exstar_bdd &s(int64_t i, int64_t j) { return S[(size_t)((i - c0) + (j - c0) * rows)]; }
+  view at(int64_t i, int64_t j) const { return view{P.data(), (i - c0) + (j - c0) * rows, 1, rows}; }
+};
+
+void gather(const tiles &t, panel &p, bool back)
+{
+  for (int64_t j = p.c0; j < p.c1; ++j)
+    for (int64_t i = p.c0; i < p.c0 + p.rows; ++i) {
+      if (back) {
+        t.a(i, j) = p.a(i, j);
+      } else {
+        p.a(i, j) = t.a(i, j);
+        p.s(i, j) = t.s(i, j);
+      }
+    }
+}
+
 } // namespace
 
 int64_t exstar_cpu_lu_panel(const exstar_tile_view *v, int64_t K, int32_t *ipiv, int64_t *info, int exact_only)
 {
   const tiles t{*v};
-  const int64_t c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), m = v->m;
+  const int64_t m = v->m;
+  panel p;
+  p.c0 = K * v->nb, p.c1 = min64(v->n, p.c0 + v->nb), p.rows = m - p.c0;
+  p.P.resize((size_t)(p.rows * (p.c1 - p.c0)));
+  p.S.resize(p.P.size());
+  gather(t, p, false);
+  const int64_t c0 = p.c0;
   int64_t repaired = 0;
   *info = 0;
   // pos[i - c0]: the row that row i was before this panel's interchanges (the left tiles are
   // interchanged only after the panel).
-  std::vector<int64_t> pos((size_t)(m - c0));
+  std::vector<int64_t> pos((size_t)p.rows);
   for (int64_t i = c0; i < m; ++i) pos[(size_t)(i - c0)] = i;
-  for (int64_t j = c0; j < c1; ++j) {
-    for (int64_t i = c0; i < min64(j, m); ++i) // u(i, j), i increasing
-      t.a(i, j) = entry(t, i, j, i, c0, pos[(size_t)(i - c0)], exact_only, &repaired);
-    if (j >= m) continue;
-    exstar_i64 best_key = EXSTAR_IAMAX_EMPTY, best = EXSTAR_IAMAX_EMPTY;
-    for (int64_t i = j; i < m; ++i) { // v(i), and the pivot
-      const double vi = entry(t, i, j, j, c0, pos[(size_t)(i - c0)], exact_only, &repaired);
-      t.a(i, j) = vi;
-      const exstar_i64 key = exstar_iamax_key(vi);
-      if (exstar_iamax_beats(key, i, best_key, best)) best_key = key, best = i;
-    }
-    const int64_t p = best;
-    ipiv[j - c0] = (int32_t)(p + 1);
-    if (p != j) {
-      for (int64_t c = c0; c < c1; ++c) {
-        swap_vals(t.a(j, c), t.a(p, c));
-        if (c > j) swap_vals(t.s(j, c), t.s(p, c)); // states of the columns still to come
+  // The exact value of entry (i, j) over its terms k < kend: L left of the panel from the tiles
+  // (row pos), the rest from the panel; U above the panel from the tiles.
+  auto exact = [&](int64_t i, int64_t j, int64_t kend) {
+    const int64_t left = pos[(size_t)(i - c0)];
+    ++repaired;
+    return exact_sum(p.a(i, j), kend, [&](int64_t k) { return k < c0 ? t.a(left, k) : p.a(i, k); },
+                     [&](int64_t k) { return k < c0 ? t.a(k, j) : p.a(k, j); });
+  };
+  // Entry (i, j): its state holds the terms k < k0.
+  auto value = [&](int64_t i, int64_t j, int64_t k0, int64_t kend) {
+    double y;
+    if (!exact_only && checked_sum(p.s(i, j), k0, kend, [&](int64_t k) { return p.a(i, k); },
+                                   [&](int64_t k) { return p.a(k, j); }, &y))
+      return y;
+    return exact(i, j, kend);
+  };
+  for (int64_t g0 = c0; g0 < p.c1; g0 += kGroup) {
+    const int64_t g1 = min64(p.c1, g0 + kGroup), gr0 = min64(g0, m);
+    // U rows above the group (their states hold the terms k < c0), then the group's columns'
+    // states of rows >= g0 take the terms k in [c0, g0) at Level-3 speed.
+    for (int64_t j = g0; j < g1; ++j)
+      for (int64_t i = c0; i < gr0; ++i) p.a(i, j) = value(i, j, c0, i);
+    if (g0 < m)
+      state_update(m - g0, g1 - g0, g0 - c0, p.at(g0, c0), p.at(c0, g0), &p.s(g0, g0), 1, p.rows);
+    for (int64_t j = g0; j < g1; ++j) {
+      for (int64_t i = g0; i < min64(j, m); ++i) p.a(i, j) = value(i, j, g0, i); // U inside the group
+      if (j >= m) continue;
+      exstar_i64 best_key = EXSTAR_IAMAX_EMPTY, best = EXSTAR_IAMAX_EMPTY;
+      for (int64_t i = j; i < m; ++i) { // v(i), and the pivot
+        const double vi = value(i, j, g0, j);
+        p.a(i, j) = vi;
+        const exstar_i64 key = exstar_iamax_key(vi);
+        if (exstar_iamax_beats(key, i, best_key, best)) best_key = key, best = i;
       }
-      swap_vals(pos[(size_t)(j - c0)], pos[(size_t)(p - c0)]);
+      const int64_t piv = best;
+      ipiv[j - c0] = (int32_t)(piv + 1);
+      if (piv != j) {
+        for (int64_t c = c0; c < p.c1; ++c) {
+          swap_vals(p.a(j, c), p.a(piv, c));
+          if (c > j) swap_vals(p.s(j, c), p.s(piv, c)); // states of the columns still to come
+        }
+        swap_vals(pos[(size_t)(j - c0)], pos[(size_t)(piv - c0)]);
+      }
+      const double ujj = p.a(j, j);
+      if (ujj == 0.0) {
+        if (*info == 0) *info = j + 1;
+        continue;
+      }
+      for (int64_t i = j + 1; i < m; ++i) p.a(i, j) = p.a(i, j) / ujj;
     }
-    const double ujj = t.a(j, j);
-    if (ujj == 0.0) {
-      if (*info == 0) *info = j + 1;
-      continue;
-    }
-    for (int64_t i = j + 1; i < m; ++i) t.a(i, j) = t.a(i, j) / ujj;
   }
+  gather(t, p, true);
+  // the states of the panel are spent: nothing reads them again
   return repaired;
 }
 
@@ -119,10 +186,29 @@ int64_t exstar_cpu_lu_urow(const exstar_tile_view *v, int64_t K, int64_t J, int 
 {
   const tiles t{*v};
   const int64_t c0 = K * v->nb, r1 = min64(v->m, c0 + v->nb);
-  const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb);
-  int64_t repaired = 0;
+  const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
+  const int64_t tl = K + K * v->mt, tu = K + J * v->mt; // tiles L(K,K) and U(K,J)
+  const view L{v->a[tl], 0, 1, v->lda[tl]}, U{v->a[tu], 0, 1, v->lda[tu]};
+  std::vector<exstar_bdd> st((size_t)((r1 - c0) * nc)); // local copies: the state handle is read-only
   for (int64_t j = j0; j < j1; ++j)
-    for (int64_t i = c0; i < r1; ++i) t.a(i, j) = entry(t, i, j, i, c0, i, exact_only, &repaired);
+    for (int64_t i = c0; i < r1; ++i) st[(size_t)((i - c0) + (j - j0) * (r1 - c0))] = t.s(i, j);
+  int64_t repaired = 0;
+  for (int64_t g0 = c0; g0 < r1; g0 += kGroup) {
+    const int64_t g1 = min64(r1, g0 + kGroup);
+    // rows [g0, g1) take the terms of the rows [c0, g0) already solved at Level-3 speed
+    state_update(g1 - g0, nc, g0 - c0, view{L.p, (g0 - c0), 1, L.cs}, U, &st[(size_t)(g0 - c0)], 1, r1 - c0);
+    for (int64_t j = j0; j < j1; ++j)
+      for (int64_t i = g0; i < g1; ++i) {
+        double y;
+        const exstar_bdd &d = st[(size_t)((i - c0) + (j - j0) * (r1 - c0))];
+        if (exact_only || !checked_sum(d, g0, i, [&](int64_t k) { return t.a(i, k); },
+                                       [&](int64_t k) { return t.a(k, j); }, &y)) {
+          ++repaired;
+          y = exact_sum(t.a(i, j), i, [&](int64_t k) { return t.a(i, k); }, [&](int64_t k) { return t.a(k, j); });
+        }
+        t.a(i, j) = y;
+      }
+  }
   return repaired;
 }
 
