@@ -6,8 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <utility>
 #include <vector>
+
+namespace {
+std::atomic<int64_t> lu_tile{0}; // exstar_set_lu_tile: 0 default, -1 unblocked, else the edge
+}
 
 namespace {
 
@@ -275,7 +280,7 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
   // Every graph first, then the waits: the matrices' tasks interleave on all workers. The exact
   // factorizations are tiled (as exstar_dgetrf) when CPU workers can run their panels.
   int s = EXSTAR_SUCCESS;
-  if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0) {
+  if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0 && lu_tile.load() >= 0) {
     std::vector<exstar_rt::tiled_desc> descs((size_t)count);
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
       s = descs[(size_t)b].create(m, n, exstar_default_tile(m, n), A[b], lda, ipiv[b]);
@@ -460,14 +465,19 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   return s == EXSTAR_SUCCESS ? factor_status(who, m, n, A, lda, info) : s;
 }
 
+void exstar_set_lu_tile(int64_t nb) { lu_tile.store(nb < -1 ? -1 : nb); }
+
 int64_t exstar_default_tile(int64_t m, int64_t n)
 {
   (void)m, (void)n;
+  const int64_t t = lu_tile.load();
+  if (t > 0) return t;
   return starpu_cuda_worker_get_count() > 0 ? 512 : 128;
 }
 
 int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
 {
+  if (lu_tile.load() < 0) return getrf_blocking("exstar_dgetrf", m, n, A, lda, ipiv, info, false);
   return exstar_dgetrf_tiled(m, n, A, lda, ipiv, info, 0);
 }
 

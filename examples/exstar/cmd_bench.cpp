@@ -3,6 +3,7 @@
 #include "baseline.hpp"
 #include "cli.hpp"
 #include "gen.hpp"
+#include "lu.hpp"
 #include "mmio.hpp"
 #include <algorithm>
 #include <chrono>
@@ -16,7 +17,7 @@ namespace {
 std::vector<OptSpec> options()
 {
   std::vector<OptSpec> o = runtime_options();
-  for (const char *name : {"--n", "--reps", "--seed"}) o.push_back({name, true});
+  for (const char *name : {"--n", "--reps", "--seed", "--nb"}) o.push_back({name, true});
   return o;
 }
 
@@ -75,6 +76,21 @@ struct Workspace {
   double scalar = 0.0;
 };
 
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+extern "C" void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+
+// LAPACK's dgetrf on the CPU worker count's threads (when the LAPACK is OpenBLAS).
+int lapack_dgetrf(int64_t n, double *a, int32_t *ipiv)
+{
+  if (openblas_set_num_threads) openblas_set_num_threads(std::max(1u, starpu_cpu_worker_get_count()));
+  int ni = (int)n, info = 0;
+  static_assert(sizeof(int) == sizeof(int32_t), "LAPACK's ipiv is int");
+  dgetrf_(&ni, &ni, a, &ni, (int *)ipiv, &info);
+  return info < 0 ? (int)EXSTAR_ERR_ARG : (int)EXSTAR_SUCCESS;
+}
+#endif
+
 std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w, Rng &rng)
 {
   auto nothing = [] {};
@@ -113,14 +129,21 @@ std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w
                return (int)EXSTAR_SUCCESS;
              }}};
   }
-  // getrf: both through the library, on the same workers.
+  // getrf: the exact and plain tiled graphs through the library on the same workers, and
+  // LAPACK's dgetrf (OpenBLAS on Debian) on as many threads as there are CPU workers.
   w.a = random_matrix(rng, n, n);
   w.ipiv.assign((size_t)n, 0);
   auto reset = [&w] { w.out = w.a.values; };
-  return {{"exact", "exstar_dgetrf (StarPU)", reset,
-           [&w, n] { return exstar_dgetrf(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }},
-          {"plain", "exstar_dgetrf_plain (StarPU)", reset,
-           [&w, n] { return exstar_dgetrf_plain(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }}};
+  std::vector<Contender> c = {
+      {"exact", "exstar_dgetrf (StarPU, tiled)", reset,
+       [&w, n] { return exstar_dgetrf(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }},
+      {"plain-tiled", "exstar_dgetrf_plain (StarPU, tiled)", reset,
+       [&w, n] { return exstar_dgetrf_plain(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"lapack", "LAPACK dgetrf, " + std::to_string(starpu_cpu_worker_get_count()) + " threads", reset,
+               [&w, n] { return lapack_dgetrf(n, w.out.data(), w.ipiv.data()); }});
+#endif
+  return c;
 }
 
 std::string workers()
@@ -146,16 +169,17 @@ int run(const Args &args)
   int reps = (int)args.integer("--reps", 5, 1, 1000);
   Rng rng((uint64_t)args.integer("--seed", 1, 0, INT64_MAX));
   Session session(args);
+  if (op == "getrf") lu_shape(args);
   Workspace w;
   std::vector<Contender> list = contenders(op, n, w, rng);
   std::vector<double> medians;
   for (const Contender &c : list) medians.push_back(median_seconds(c, reps));
-  double plain = medians.back();
+  double plain = medians[1]; // the plain-double baseline is the second contender
   std::printf("exstar bench %s: n = %lld, median of %d runs, workers: %s\n", op.c_str(), (long long)n, reps,
               workers().c_str());
-  std::printf("%-6s %-32s %12s %10s\n", "", "implementation", "median s", "vs plain");
+  std::printf("%-12s %-36s %12s %10s\n", "", "implementation", "median s", "vs plain");
   for (size_t i = 0; i < list.size(); ++i)
-    std::printf("%-6s %-32s %12.3e %10.3g\n", list[i].name.c_str(), list[i].where.c_str(), medians[i],
+    std::printf("%-12s %-36s %12.3e %10.3g\n", list[i].name.c_str(), list[i].where.c_str(), medians[i],
                 plain > 0 ? medians[i] / plain : 0.0);
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Failure("cannot write to standard output");
   return EXIT_OK;
@@ -172,12 +196,15 @@ std::string help()
              "  dot    exstar_ddot, n-vectors           vs a double loop in this tool (1 thread)\n"
              "  gemv   exstar_dgemv, n x n, y := A x    vs double loops in this tool (1 thread)\n"
              "  trsv   exstar_dtrsv, lower n x n        vs double substitution in this tool (1 thread)\n"
-             "  getrf  exstar_dgetrf, n x n             vs exstar_dgetrf_plain (the same StarPU graph\n"
-             "                                          with naive double column updates)\n\n"
+             "  getrf  exstar_dgetrf, n x n, tiled      vs exstar_dgetrf_plain (plain-tiled: the same\n"
+             "                                          tiled graph with LAPACK/BLAS kernels) and\n"
+             "                                          lapack (LAPACK dgetrf, as many threads as\n"
+             "                                          CPU workers); one line each\n\n"
              "options:\n"
              "  --n N          problem size (required)\n"
              "  --reps R       timed runs per contender (default 5)\n"
-             "  --seed S       seed of the random data (default 1)\n") +
+             "  --seed S       seed of the random data (default 1)\n"
+             "  --nb NB        getrf: tile edge of both tiled graphs (default exstar_default_tile)\n") +
          runtime_options_help;
 }
 

@@ -12,8 +12,8 @@ namespace {
 std::vector<OptSpec> options()
 {
   std::vector<OptSpec> o = runtime_options();
-  o.push_back({"--plain", false});
-  for (const char *name : {"--refine", "-o"}) o.push_back({name, true});
+  for (const char *flag : {"--plain", "--unblocked"}) o.push_back({flag, false});
+  for (const char *name : {"--refine", "-o", "--nb"}) o.push_back({name, true});
   return o;
 }
 
@@ -36,6 +36,7 @@ int run(const Args &args)
   int64_t n = a.rows, info = 0;
   {
     Session session(args);
+    lu_shape(args);
     if (plain) note_plain("gesv");
     CallResult r = run_with_progress("gesv", [&] {
       return plain ? exstar_dgesv_plain(n, b.cols, a.values.data(), leading_dim(a), ipiv.data(), b.values.data(),
@@ -75,7 +76,7 @@ std::string help()
              "  --plain        baseline: the library's plain-double LU and substitutions\n"
              "                 (exstar_dgesv_plain; NOT reproducible in general, NOT correctly\n"
              "                 rounded); no --refine\n") +
-         runtime_options_help;
+         lu_shape_help + runtime_options_help;
 }
 
 } // namespace

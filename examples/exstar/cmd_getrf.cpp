@@ -14,8 +14,8 @@ namespace {
 std::vector<OptSpec> options()
 {
   std::vector<OptSpec> o = runtime_options();
-  o.push_back({"--plain", false});
-  for (const char *name : {"-o", "--ipiv"}) o.push_back({name, true});
+  for (const char *flag : {"--plain", "--unblocked"}) o.push_back({flag, false});
+  for (const char *name : {"-o", "--ipiv", "--nb"}) o.push_back({name, true});
   return o;
 }
 
@@ -31,6 +31,7 @@ int run(const Args &args)
   int64_t info = 0;
   {
     Session session(args);
+    lu_shape(args);
     if (plain) note_plain("getrf");
     CallResult r = run_with_progress("getrf", [&] {
       return (plain ? exstar_dgetrf_plain : exstar_dgetrf)(a.rows, a.cols, a.values.data(), leading_dim(a),
@@ -66,7 +67,7 @@ std::string help()
   return std::string(
              "usage: exstar getrf [options] A.mtx -o LU.mtx --ipiv P.mtx\n\n"
              "LU factorization with partial pivoting, P A = L U, of the m x n matrix A (exstar_dgetrf):\n"
-             "left-looking, each entry of L and U one exact sum rounded once (and one division for\n"
+             "tiled, each entry of L and U one exact sum rounded once (and one division for\n"
              "L), so the factors and pivots are the same bits on every back end, scheduler and\n"
              "number of workers. LU.mtx holds them as LAPACK's dgetrf does: the unit lower L\n"
              "below the diagonal (its 1s not stored), U on and above it. P.mtx holds the min(m,n)\n"
@@ -80,9 +81,9 @@ std::string help()
              "  -o FILE        the factors L and U (written only when the run succeeds)\n"
              "  --ipiv FILE    the pivots (written with the factors)\n"
              "  --plain        baseline: the library's plain-double LU (exstar_dgetrf_plain: the same\n"
-             "                 task graph and pivoting rule, naive double column updates; NOT\n"
+             "                 tiled graph and pivoting rule with LAPACK/BLAS kernels; NOT\n"
              "                 reproducible in general, NOT correctly rounded)\n") +
-         runtime_options_help;
+         lu_shape_help + runtime_options_help;
 }
 
 } // namespace

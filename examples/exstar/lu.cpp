@@ -30,3 +30,19 @@ void write_pivots(OutputFile &out, const std::vector<int32_t> &ipiv)
 }
 
 } // namespace cli
+
+namespace cli {
+
+void lu_shape(const Args &args)
+{
+  if (args.has("--nb") && args.has("--unblocked")) throw UsageError("--nb and --unblocked exclude each other");
+  if (args.has("--unblocked")) exstar_set_lu_tile(-1);
+  else exstar_set_lu_tile(args.integer("--nb", 0, 1, INT32_MAX));
+}
+
+const char *const lu_shape_help =
+    "  --nb NB        tile edge of the tiled LU (default: exstar_default_tile, 128 on CPU\n"
+    "                 workers, 512 with CUDA workers); never changes a bit of the result\n"
+    "  --unblocked    the unblocked graph on one matrix handle (the reference; slow)\n";
+
+} // namespace cli

@@ -16,6 +16,11 @@ void require_square(const Matrix &a);
 void require_finite(const Matrix &a, const std::string &what);
 // lda for the library: max(1, rows).
 inline int64_t leading_dim(const Matrix &a) { return a.rows > 0 ? a.rows : 1; }
+// Applies --nb NB / --unblocked (exstar_set_lu_tile) for this run; call inside the Session.
+class Args;
+void lu_shape(const Args &args);
+// The help lines of those two options.
+extern const char *const lu_shape_help;
 // Writes the pivots as an n x 1 MatrixMarket array of integers (1-based, as LAPACK's ipiv).
 void write_pivots(OutputFile &out, const std::vector<int32_t> &ipiv);
 
