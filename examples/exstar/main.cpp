@@ -71,6 +71,7 @@ int run_command(const Command &c, const std::vector<std::string> &args)
   }
   try {
     Args parsed(c.name, c.options(), args);
+    check_runtime_args(parsed);
     return c.run(parsed);
   } catch (const UsageError &e) {
     return usage_error(c.name, e.what());

@@ -470,7 +470,24 @@ case_progress() {
   echo "ok: progress line on a terminal: $(tr '\r' '\n' <tty.txt | grep -m1 'tasks left' | sed 's/\x1b\[K//g')"
 }
 
+# --sched must name a scheduler StarPU knows: a usage error (exit 2) listing them, raised before
+# any file is read; an unknown STARPU_SCHED fails the run (exit 1) instead of being ignored.
+case_sched() {
+  vec x.mtx 1 2
+  expect_error 2 "sum: --sched: unknown scheduler 'nosuchsched' (known: " sum --sched nosuchsched x.mtx
+  case "$ERR" in *" eager,"*"dmda"*) ;; *) fail "the known schedulers are not listed: $ERR" ;; esac
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" sum --sched nosuchsched nosuch.mtx
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" sum --plain --sched nosuchsched x.mtx
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" dot --sched=nosuchsched x.mtx x.mtx
+  expect_error 2 "--sched: empty name" sum --sched= x.mtx
+  STARPU_SCHED=nosuchsched expect_error 1 "STARPU_SCHED='nosuchsched' is not a StarPU scheduler" sum x.mtx
+  expect 3 sum --sched lws x.mtx
+  STARPU_SCHED=eager expect 3 sum --sched dmda x.mtx
+  STARPU_SCHED= expect 3 sum x.mtx # empty means unset, as for StarPU
+}
+
 case "$CASE" in
+  sched) case_sched ;;
   sum_dot) case_sum_dot ;;
   hex) case_hex ;;
   special_values) case_special_values ;;
