@@ -46,6 +46,8 @@ private:
 // Options that every computing subcommand accepts (--backend, --sched, --ncpus) and their help.
 std::vector<OptSpec> runtime_options();
 extern const char *const runtime_options_help;
+// What the subcommands that read files say about them (after their options).
+extern const char *const files_help;
 
 // Throws UsageError when --sched names no StarPU scheduler; main calls it before a subcommand
 // runs, so the mistake is reported before any file is read (and with --plain too).

@@ -82,7 +82,7 @@ std::string help()
              "  --plain        baseline: the library's plain-double LU (exstar_dgetrf_plain: the same\n"
              "                 task graph and pivoting rule, naive double column updates; NOT\n"
              "                 reproducible in general, NOT correctly rounded)\n") +
-         runtime_options_help;
+         runtime_options_help + files_help;
 }
 
 } // namespace

@@ -110,4 +110,10 @@ const char *const runtime_options_help =
     "  --ncpus N      number of CPU workers\n"
     "  --help         this help\n";
 
+const char *const files_help =
+    "\ninput files: MatrixMarket, read into one dense array ('exstar --help' has the details):\n"
+    "  array real|integer general|symmetric|skew-symmetric, coordinate real|integer|pattern\n"
+    "  general|symmetric|skew-symmetric. Duplicate coordinate entries are added: RN(exact sum).\n"
+    "  Outputs are 'array real general' with %.17g.\n";
+
 } // namespace cli
