@@ -3,6 +3,7 @@
 #include "codelets/codelets.h"
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 bool exstar_started = false;  // exstar_init succeeded
@@ -30,8 +31,33 @@ int check_required(const exstar_config &cfg)
   return EXSTAR_SUCCESS;
 }
 
+// Whether StarPU has a scheduler of that name. StarPU itself only warns about an unknown name
+// and runs its default scheduler, so a typo would silently change how the run is scheduled.
+bool known_sched(const char *name)
+{
+  for (struct starpu_sched_policy **p = starpu_sched_get_predefined_policies(); *p; ++p)
+    if ((*p)->policy_name && std::strcmp((*p)->policy_name, name) == 0) return true;
+  return false;
+}
+
+std::string known_scheds()
+{
+  std::string list;
+  for (struct starpu_sched_policy **p = starpu_sched_get_predefined_policies(); *p; ++p)
+    if ((*p)->policy_name) list += (list.empty() ? "" : ", ") + std::string((*p)->policy_name);
+  return list;
+}
+
 int start_starpu(const exstar_config &cfg)
 {
+  // An empty STARPU_SCHED means unset, as for StarPU.
+  const char *env = getenv("STARPU_SCHED");
+  if (env && *env && !known_sched(env))
+    return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: STARPU_SCHED='%s' is not a StarPU scheduler (known: %s)",
+                            env, known_scheds().c_str());
+  if (cfg.sched && !known_sched(cfg.sched))
+    return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: unknown StarPU scheduler '%s' (known: %s)", cfg.sched,
+                            known_scheds().c_str());
   // PoCL and other CPU OpenCL devices are OpenCL devices too.
   setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
   struct starpu_conf conf;
@@ -39,6 +65,7 @@ int start_starpu(const exstar_config &cfg)
   conf.ncpus = (cfg.backends & EXSTAR_BACKEND_CPU) ? cfg.ncpus : 0;
   conf.nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
   conf.ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
+  // A set STARPU_SCHED still wins over this name: StarPU's rule, environment over configuration.
   if (cfg.sched) conf.sched_policy_name = cfg.sched;
   int ret = starpu_init(&conf);
   if (ret == -ENODEV) return exstar_set_error(EXSTAR_ERR_NO_WORKER, "StarPU found no worker for the requested back ends");

@@ -4,7 +4,9 @@
 #include "tests/cases.hpp"
 #include "tests/exstar_env.hpp"
 #include <exstar/exstar.hpp>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 using namespace exstar_test;
 
@@ -71,4 +73,80 @@ TEST_CASE("the C++ API throws exstar::error with the message", "[api][cpp]")
   CHECK(exstar::sum({0.1, 0.2, -0.3}) == ref_sum({0.1, 0.2, -0.3}));
   CHECK_THROWS_AS(exstar::dot({1.0}, {1.0, 2.0}), exstar::error);
   CHECK_THROWS_WITH(exstar::sum(-1, nullptr), Catch::Contains("n = -1"));
+}
+
+namespace {
+
+// Sets (or with nullptr unsets) STARPU_SCHED for one test, restoring it afterwards.
+class scoped_starpu_sched {
+public:
+  explicit scoped_starpu_sched(const char *value)
+  {
+    const char *old = std::getenv("STARPU_SCHED");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    if (value) setenv("STARPU_SCHED", value, 1);
+    else unsetenv("STARPU_SCHED");
+  }
+  ~scoped_starpu_sched()
+  {
+    if (had_) setenv("STARPU_SCHED", old_.c_str(), 1);
+    else unsetenv("STARPU_SCHED");
+  }
+
+private:
+  bool had_ = false;
+  std::string old_;
+};
+
+exstar_config cpu_config(const char *sched)
+{
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  cfg.backends = EXSTAR_BACKEND_CPU;
+  cfg.sched = sched;
+  return cfg;
+}
+
+// The scheduler of context 0, the one starpu_init creates.
+std::string running_sched() { return starpu_sched_ctx_get_sched_policy(0)->policy_name; }
+
+} // namespace
+
+TEST_CASE("exstar_init refuses an unknown scheduler name and lists the known ones", "[api][errors][sched]")
+{
+  scoped_starpu_sched env(nullptr);
+  exstar_config cfg = cpu_config("nosuchsched");
+  CHECK(exstar_init(&cfg) == EXSTAR_ERR_ARG);
+  std::string msg = exstar_last_error();
+  CHECK_THAT(msg, Catch::Contains("'nosuchsched'") && Catch::Contains("eager") && Catch::Contains("dmda"));
+  CHECK_FALSE(starpu_is_initialized());
+  CHECK(exstar_shutdown() == EXSTAR_ERR_NOT_INIT); // the failed init left nothing started
+}
+
+TEST_CASE("exstar_init refuses an unknown STARPU_SCHED", "[api][errors][sched]")
+{
+  scoped_starpu_sched env("nosuchsched");
+  exstar_config cfg = cpu_config(nullptr);
+  CHECK(exstar_init(&cfg) == EXSTAR_ERR_ARG);
+  CHECK_THAT(std::string(exstar_last_error()), Catch::Contains("STARPU_SCHED='nosuchsched'"));
+  CHECK_FALSE(starpu_is_initialized());
+}
+
+TEST_CASE("exstar_config.sched names the scheduler that runs", "[api][sched]")
+{
+  scoped_starpu_sched env(nullptr);
+  exstar_config cfg = cpu_config("dmda");
+  REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
+  CHECK(running_sched() == "dmda");
+  exstar_shutdown();
+}
+
+TEST_CASE("a known STARPU_SCHED wins over exstar_config.sched, as StarPU's rule says", "[api][sched]")
+{
+  scoped_starpu_sched env("eager");
+  exstar_config cfg = cpu_config("dmda");
+  REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
+  CHECK(running_sched() == "eager");
+  exstar_shutdown();
 }

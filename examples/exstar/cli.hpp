@@ -2,6 +2,7 @@
 #ifndef EXSTAR_TOOL_CLI_HPP
 #define EXSTAR_TOOL_CLI_HPP
 
+#include "errors.hpp"
 #include <exstar/exstar.h>
 #include <cstdint>
 #include <map>
@@ -14,15 +15,6 @@ namespace cli {
 // Exit codes: 0 success, 1 failure (bad input file, library error), 2 usage error,
 // 3 getrf's factors written but U singular (LAPACK's info > 0).
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SINGULAR = 3 };
-
-// A mistake on the command line; main prints it with the subcommand's name and exits 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// Anything else that stops a run (a malformed file, a library error); main prints it, exits 1.
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // An option a subcommand accepts: "--name" or "-o"; takes_value says whether it has an argument.
 struct OptSpec {
@@ -54,6 +46,12 @@ private:
 // Options that every computing subcommand accepts (--backend, --sched, --ncpus) and their help.
 std::vector<OptSpec> runtime_options();
 extern const char *const runtime_options_help;
+// What the subcommands that read files say about them (after their options).
+extern const char *const files_help;
+
+// Throws UsageError when --sched names no StarPU scheduler; main calls it before a subcommand
+// runs, so the mistake is reported before any file is read (and with --plain too).
+void check_runtime_args(const Args &args);
 
 // exstar_init from --backend/--sched/--ncpus for the lifetime of the object; exstar_shutdown after.
 class Session {

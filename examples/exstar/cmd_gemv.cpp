@@ -70,7 +70,7 @@ std::string help()
              "  --beta B       scalar beta (default 1 with Y.mtx, 0 without)\n"
              "  --plain        baseline: plain double loops in this tool (NOT reproducible in\n"
              "                 general, NOT correctly rounded); no StarPU involved\n") +
-         runtime_options_help;
+         runtime_options_help + files_help;
 }
 
 } // namespace

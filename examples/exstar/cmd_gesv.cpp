@@ -76,7 +76,7 @@ std::string help()
              "  --plain        baseline: the library's plain-double LU and substitutions\n"
              "                 (exstar_dgesv_plain; NOT reproducible in general, NOT correctly\n"
              "                 rounded); no --refine\n") +
-         lu_shape_help + runtime_options_help;
+         lu_shape_help + runtime_options_help + files_help;
 }
 
 } // namespace

@@ -83,7 +83,7 @@ std::string help()
              "  --plain        baseline: the library's plain-double LU (exstar_dgetrf_plain: the same\n"
              "                 tiled graph and pivoting rule with LAPACK/BLAS kernels; NOT\n"
              "                 reproducible in general, NOT correctly rounded)\n") +
-         lu_shape_help + runtime_options_help;
+         lu_shape_help + runtime_options_help + files_help;
 }
 
 } // namespace

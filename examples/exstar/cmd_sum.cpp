@@ -48,7 +48,7 @@ std::string help()
     "  --hex          print the result with %a (hexadecimal) instead of %.17g\n"
     "  --plain        baseline: a plain double loop in this tool (NOT reproducible in general,\n"
     "                 NOT correctly rounded); no StarPU involved\n") +
-         runtime_options_help;
+         runtime_options_help + files_help;
 }
 
 } // namespace

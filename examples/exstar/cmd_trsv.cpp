@@ -84,7 +84,7 @@ std::string help()
              "                 per entry), d := trsv(T, r), x := RN(x + d) (default 0)\n"
              "  --plain        baseline: plain double substitution in this tool (NOT reproducible\n"
              "                 in general); no StarPU involved\n") +
-         runtime_options_help;
+         runtime_options_help + files_help;
 }
 
 } // namespace

@@ -27,7 +27,16 @@ void print_overview(FILE *f)
 {
   std::fprintf(f, "usage: exstar SUBCOMMAND [options] files...\n\n"
                   "Exact, reproducible, correctly rounded linear algebra on StarPU (CPU, OpenCL, CUDA).\n"
-                  "Files are MatrixMarket arrays ('%%%%MatrixMarket matrix array real general').\n\n"
+                  "Files are MatrixMarket files, read into one dense column-major array:\n"
+                  "  array       real|integer          general|symmetric|skew-symmetric\n"
+                  "  coordinate  real|integer|pattern  general|symmetric|skew-symmetric (pattern: not skew)\n"
+                  "Symmetric files hold the lower triangle (skew: strictly lower), mirrored above (negated\n"
+                  "for skew, whose diagonal is +0: entries given there must be zero). Coordinate positions\n"
+                  "never given are +0; pattern entries are 1. Duplicate coordinate entries are ADDED:\n"
+                  "RN(exact sum of the values read), rounded once to nearest-even whatever their order\n"
+                  "(1e16, 1, -1e16 give 1); an entry given once keeps its bits; finite duplicates that\n"
+                  "overflow are an error. complex and hermitian files are refused. Outputs are always\n"
+                  "'array real general', values written with %%.17g.\n\n"
                   "subcommands:\n");
   for (const Command &c : commands())
     std::fprintf(f, "  %-8s %s%s\n", c.name, c.summary, c.run ? "" : " (not available in this build)");
@@ -71,6 +80,7 @@ int run_command(const Command &c, const std::vector<std::string> &args)
   }
   try {
     Args parsed(c.name, c.options(), args);
+    check_runtime_args(parsed);
     return c.run(parsed);
   } catch (const UsageError &e) {
     return usage_error(c.name, e.what());

@@ -1,17 +1,36 @@
-// MatrixMarket array files (real general), read strictly and written atomically.
+// MatrixMarket files: read strictly in the forms users have, written as real general arrays.
 //
-//   %%MatrixMarket matrix array real general
+//   %%MatrixMarket matrix FORMAT FIELD SYMMETRY
 //   % comments
-//   rows cols
-//   one value per line, column-major (a vector is an n x 1 array)
+//   rows cols [entries]
+//   data
+//
+// Read (densified into one column-major array):
+//   array       real | integer                general | symmetric | skew-symmetric
+//   coordinate  real | integer | pattern      general | symmetric | skew-symmetric (not pattern)
+// array data is one value per line, column by column; symmetric arrays store the lower triangle
+// (diagonal included), skew-symmetric ones the strictly lower triangle. coordinate data is
+// "row col value" per line ("row col" for pattern: the value is 1), 1-based; symmetric and
+// skew-symmetric files hold entries on or below the diagonal only, mirrored (negated for skew,
+// a NaN mirrored as it is) above it; the diagonal of a skew-symmetric matrix is +0 (entries given there must be zero).
+// Entries never given are +0.
+// Duplicates: coordinate entries of one position are ADDED (the format's rule) and the sum is
+// defined as RN(exact sum of the values read), rounded once to nearest-even, so it does not
+// depend on their order in the file (core/accumulator.h computes it; -0 only when every term is
+// -0; NaN when a term is NaN or +inf meets -inf). An entry given once keeps its value's bits.
+// A sum of finite duplicates that overflows is an error, as an overflowing literal is.
+// complex and hermitian files are refused (exstar has no complex arithmetic yet).
 //
 // Values are written with %.17g (inf, -inf, nan spelled so), so every double round-trips;
-// reading takes anything strtod takes as a whole token (decimal, hex floats, inf, nan).
+// reading takes anything strtod takes as a whole token (decimal, hex floats, inf, nan), each
+// value rounded once to the nearest double; integer fields take [+-]digits only.
 #ifndef EXSTAR_TOOL_MMIO_HPP
 #define EXSTAR_TOOL_MMIO_HPP
 
+#include "errors.hpp"
 #include <cstdint>
 #include <cstdio>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -21,14 +40,23 @@ struct Matrix {
   int64_t rows = 0, cols = 0;
   std::vector<double> values;  // column-major, leading dimension rows
   std::string file;            // where it was read from, for messages
-  int size_line = 0;           // line of the "rows cols" header, for messages
+  int64_t size_line = 0;       // line of the "rows cols" header, for messages
 
   double &at(int64_t i, int64_t j) { return values[(size_t)(i + j * rows)]; }
   double at(int64_t i, int64_t j) const { return values[(size_t)(i + j * rows)]; }
 };
 
+// Matrices of more elements (rows x cols), and coordinate files of more entries, are refused
+// before anything is allocated: 16 GiB of doubles.
+const int64_t mm_max_elements = int64_t(1) << 31;
+
 // Reads a file; any defect throws Failure("FILE:LINE: what").
 Matrix read_matrix(const std::string &path);
+// The same from a stream; name stands for the file in messages. max_elements replaces
+// mm_max_elements (the fuzzer passes a small bound, so that a short input cannot ask for 16 GiB).
+Matrix read_matrix(std::istream &in, const std::string &name, int64_t max_elements = mm_max_elements);
+// RN(x_0 + ... + x_{n-1}): the exact sum rounded once (the rule for duplicate entries).
+double exact_sum(const double *x, size_t n);
 // Same, and the array must be a vector (n x 1, or 1 x n).
 Matrix read_vector(const std::string &path);
 // Throws Failure("FILE:LINE: ...") unless v has n elements (other names the file n came from).

@@ -104,8 +104,16 @@ const char *const runtime_options_help =
     "  --backend B    StarPU workers to use: cpu, opencl, cuda (a list joined by ',' or '+'),\n"
     "                 or all (every back end present; the default). A named back end that\n"
     "                 this machine lacks is an error.\n"
-    "  --sched NAME   StarPU scheduler (eager, random, ws, lws, dmda, prio, ...)\n"
+    "  --sched NAME   StarPU scheduler (eager, random, ws, lws, dmda, prio, ...); a name\n"
+    "                 StarPU does not know is a usage error listing the known ones. A set\n"
+    "                 STARPU_SCHED wins (StarPU's rule); an unknown one is an error too\n"
     "  --ncpus N      number of CPU workers\n"
     "  --help         this help\n";
+
+const char *const files_help =
+    "\ninput files: MatrixMarket, read into one dense array ('exstar --help' has the details):\n"
+    "  array real|integer general|symmetric|skew-symmetric, coordinate real|integer|pattern\n"
+    "  general|symmetric|skew-symmetric. Duplicate coordinate entries are added: RN(exact sum).\n"
+    "  Outputs are 'array real general' with %.17g.\n";
 
 } // namespace cli

@@ -31,7 +31,27 @@ void parse_backends(const std::string &text, exstar_config &cfg)
   cfg.require = 1;
 }
 
+// StarPU only warns about a scheduler it does not know and runs its default one: a typo would
+// silently change the run, so it is a usage error here, listing the names StarPU knows.
+void check_sched(const std::string &name)
+{
+  std::string known;
+  for (struct starpu_sched_policy **p = starpu_sched_get_predefined_policies(); *p; ++p) {
+    if (!(*p)->policy_name) continue;
+    if (name == (*p)->policy_name) return;
+    known += (known.empty() ? "" : ", ") + std::string((*p)->policy_name);
+  }
+  throw UsageError("--sched: unknown scheduler '" + name + "' (known: " + known + ")");
+}
+
 } // namespace
+
+void check_runtime_args(const Args &args)
+{
+  if (!args.has("--sched")) return;
+  if (args.text("--sched").empty()) throw UsageError("--sched: empty name");
+  check_sched(args.text("--sched"));
+}
 
 Session::Session(const Args &args)
 {
@@ -41,7 +61,7 @@ Session::Session(const Args &args)
   cfg.ncpus = (int)args.integer("--ncpus", -1, 0, 4096);
   std::string sched = args.text("--sched");
   cfg.sched = args.has("--sched") ? sched.c_str() : nullptr;
-  if (args.has("--sched") && sched.empty()) throw UsageError("--sched: empty name");
+  check_runtime_args(args);
   // StarPU's banner and warnings would break "errors are one line on stderr".
   setenv("STARPU_SILENT", "1", 0);
   check(exstar_init(&cfg));

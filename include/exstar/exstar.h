@@ -64,7 +64,10 @@ typedef struct exstar_config {
   int nopencl;       /* OpenCL workers, -1: StarPU's default (CPU OpenCL devices such as PoCL
                         are used too: exstar sets STARPU_OPENCL_ON_CPUS=1 unless it is set) */
   int ncuda;         /* CUDA workers, -1: StarPU's default */
-  const char *sched; /* StarPU scheduler name, NULL: STARPU_SCHED or StarPU's default */
+  const char *sched; /* StarPU scheduler name, NULL: StarPU's default. A non-empty STARPU_SCHED
+                        wins over it (StarPU's rule: environment over configuration).
+                        exstar_init fails with EXSTAR_ERR_ARG when this or a non-empty
+                        STARPU_SCHED names no StarPU scheduler. */
   int require;       /* nonzero: fail with EXSTAR_ERR_NO_WORKER when a requested back end
                         has no worker (the default for the CLI) */
 } exstar_config;

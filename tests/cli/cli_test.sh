@@ -181,11 +181,11 @@ case_malformed() {
   check_bad "bad.mtx:1: empty file" ''
   check_bad "bad.mtx:1: not a MatrixMarket file" 'hello\n1 1\n1\n'
   check_bad "bad.mtx:1: malformed banner" '%%%%MatrixMarket matrix array real\n1 1\n1\n'
-  check_bad "bad.mtx:1: unsupported format 'coordinate'" '%%%%MatrixMarket matrix coordinate real general\n2 1 1\n1 1 5\n'
+  check_bad "bad.mtx:1: unsupported format 'blocked'" '%%%%MatrixMarket matrix blocked real general\n2 1 1\n1 1 5\n'
   check_bad "bad.mtx:1: unsupported field 'complex'" '%%%%MatrixMarket matrix array complex general\n1 1\n1 0\n'
   check_bad "bad.mtx:1: unsupported field 'pattern'" '%%%%MatrixMarket matrix array pattern general\n1 1\n'
-  check_bad "bad.mtx:1: unsupported field 'integer'" '%%%%MatrixMarket matrix array integer general\n1 1\n1\n'
-  check_bad "bad.mtx:1: unsupported symmetry 'symmetric'" '%%%%MatrixMarket matrix array real symmetric\n1 1\n1\n'
+  check_bad "bad.mtx:1: unsupported field 'quaternion'" '%%%%MatrixMarket matrix array quaternion general\n1 1\n1\n'
+  check_bad "bad.mtx:1: unsupported symmetry 'hermitian'" '%%%%MatrixMarket matrix array real hermitian\n1 1\n1\n'
   check_bad "bad.mtx:1: unsupported object 'vector'" '%%%%MatrixMarket vector array real general\n1 1\n1\n'
   check_bad "bad.mtx:2: missing size line" "$banner\n%% only comments\n"
   check_bad "bad.mtx:2: bad size line" "$banner\n3\n1\n2\n3\n"
@@ -472,7 +472,95 @@ case_progress() {
   echo "ok: progress line on a terminal: $(tr '\r' '\n' <tty.txt | grep -m1 'tasks left' | sed 's/\x1b\[K//g')"
 }
 
+# Every form the reader takes (tests/cli/data: each NAME.mtx beside NAME.ref.mtx, the same matrix as
+# an array real general file) gives the tool the same matrix: the same bits out of gemv (and
+# getrf for square ones) as from the twin. test_mm_read compares the arrays themselves.
+case_mm_formats() {
+  local data n rows cols
+  data=$(cd "$(dirname "$0")/data" && pwd)
+  for f in "$data"/*.ref.mtx; do
+    n=$(basename "$f" .ref.mtx)
+    read -r rows cols < <(grep -v '^%' "$f" | head -1)
+    vec x.mtx $(seq 1 "$cols" | awk '{ printf "%.17g ", 1 + $1 / 1024 }')
+    run gemv "$data/$n.mtx" x.mtx -o y.mtx
+    [ "$RC" = 0 ] || fail "gemv $n.mtx: exit $RC: $ERR"
+    run gemv "$f" x.mtx -o y_ref.mtx
+    cmp -s y.mtx y_ref.mtx || fail "gemv on $n.mtx and on its array twin differ"
+    if [ "$rows" = "$cols" ]; then
+      run getrf "$data/$n.mtx" -o lu.mtx --ipiv p.mtx
+      run getrf "$f" -o lu_ref.mtx --ipiv p_ref.mtx
+      cmp -s lu.mtx lu_ref.mtx && cmp -s p.mtx p_ref.mtx || fail "getrf on $n.mtx and on its array twin differ"
+    fi
+    echo "ok: $n.mtx reads as $n.ref.mtx"
+  done
+  expect 1.5 sum "$data/coord_vector.mtx"   # duplicates 1e16 + 1 - 1e16 add up exactly to 1
+}
+
+# Defects of coordinate, symmetric and integer files: exit 1, one line "exstar: FILE:LINE: what".
+case_mm_malformed() {
+  local c='%%%%MatrixMarket matrix coordinate real general'
+  local s='%%%%MatrixMarket matrix coordinate real symmetric'
+  local k='%%%%MatrixMarket matrix coordinate real skew-symmetric'
+  check_bad() {  # check_bad TEXT CONTENT (printf format)
+    printf "$2" >bad.mtx
+    expect_error 1 "$1" sum bad.mtx
+    only_files bad.mtx
+  }
+  check_bad "bad.mtx:1: unsupported field 'complex' (exstar has no complex arithmetic yet)" \
+            '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n'
+  check_bad "bad.mtx:1: unsupported symmetry 'hermitian' (a complex matrix" \
+            '%%%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n'
+  check_bad "bad.mtx:1: a 'pattern' matrix cannot be 'skew-symmetric'" \
+            '%%%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n'
+  check_bad "bad.mtx:1: unsupported field 'pattern' for an array" '%%%%MatrixMarket matrix array pattern symmetric\n1 1\n'
+  check_bad "bad.mtx:2: bad size line '2 1' (expected 'rows cols entries')" "$c\n2 1\n1 1 5\n"
+  check_bad "bad.mtx:2: bad entry count '-1'" "$c\n2 1 -1\n"
+  check_bad "bad.mtx:2: matrix too large" "$c\n4000000000 4000000000 0\n"
+  check_bad "bad.mtx:2: too many entries" "$c\n2 1 4000000000\n"
+  check_bad "bad.mtx:2: a symmetric matrix must be square, got 2 x 3" "$s\n2 3 0\n"
+  check_bad "bad.mtx:2: a skew-symmetric matrix must be square" '%%%%MatrixMarket matrix array real skew-symmetric\n2 1\n1\n'
+  check_bad "bad.mtx:4: truncated: expected 3 entries, found 1" "$c\n2 1 3\n1 1 5\n\n"
+  check_bad "bad.mtx:5: extra data after the 2 entries announced on line 2" "$c\n2 1 2\n1 1 5\n2 1 6\n1 1 7\n"
+  check_bad "bad.mtx:3: row index 3 out of range [1, 2]" "$c\n2 1 1\n3 1 5\n"
+  check_bad "bad.mtx:3: column index 0 out of range [1, 1]" "$c\n2 1 1\n1 0 5\n"
+  check_bad "bad.mtx:3: bad row index '-1'" "$c\n2 1 1\n-1 1 5\n"
+  check_bad "bad.mtx:3: bad column index '1.0'" "$c\n2 1 1\n1 1.0 5\n"
+  check_bad "bad.mtx:3: expected 'row col value', found 2 fields" "$c\n2 1 1\n1 1\n"
+  check_bad "bad.mtx:3: expected 'row col', found 3 fields" '%%%%MatrixMarket matrix coordinate pattern general\n2 1 1\n1 1 1\n'
+  check_bad "bad.mtx:3: not a number: 'five'" "$c\n2 1 1\n1 1 five\n"
+  check_bad "bad.mtx:3: value out of the double range: '1e999'" "$c\n2 1 1\n1 1 1e999\n"
+  check_bad "bad.mtx:4: comment inside the data" "$c\n2 1 2\n1 1 5\n%% late comment\n2 1 6\n"
+  check_bad "bad.mtx:3: not an integer: '1.5'" '%%%%MatrixMarket matrix coordinate integer general\n2 1 1\n1 1 1.5\n'
+  check_bad "bad.mtx:3: not an integer: 'nan'" '%%%%MatrixMarket matrix array integer general\n1 1\nnan\n'
+  check_bad "bad.mtx:4: entry (1, 2) above the diagonal of a symmetric matrix" "$s\n2 2 2\n1 1 5\n1 2 6\n"
+  check_bad "bad.mtx:3: entry (1, 2) above the diagonal of a skew-symmetric matrix" "$k\n2 2 1\n1 2 6\n"
+  check_bad "bad.mtx:3: nonzero diagonal entry (2, 2) of a skew-symmetric matrix" "$k\n2 2 1\n2 2 1\n"
+  check_bad "bad.mtx:5: the 2 entries at (1, 1) add up to a value out of the double range" \
+            "$c\n2 1 3\n1 1 1e308\n2 1 1\n1 1 1e308\n"
+  check_bad "bad.mtx:5: truncated: expected 3 values, found 2" \
+            '%%%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n\n'
+  check_bad "bad.mtx:4: extra data after the 1 values of a skew-symmetric 2x2 array" \
+            '%%%%MatrixMarket matrix array real skew-symmetric\n2 2\n1\n2\n'
+}
+
+# --sched must name a scheduler StarPU knows: a usage error (exit 2) listing them, raised before
+# any file is read; an unknown STARPU_SCHED fails the run (exit 1) instead of being ignored.
+case_sched() {
+  vec x.mtx 1 2
+  expect_error 2 "sum: --sched: unknown scheduler 'nosuchsched' (known: " sum --sched nosuchsched x.mtx
+  case "$ERR" in *" eager,"*"dmda"*) ;; *) fail "the known schedulers are not listed: $ERR" ;; esac
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" sum --sched nosuchsched nosuch.mtx
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" sum --plain --sched nosuchsched x.mtx
+  expect_error 2 "--sched: unknown scheduler 'nosuchsched'" dot --sched=nosuchsched x.mtx x.mtx
+  expect_error 2 "--sched: empty name" sum --sched= x.mtx
+  STARPU_SCHED=nosuchsched expect_error 1 "STARPU_SCHED='nosuchsched' is not a StarPU scheduler" sum x.mtx
+  expect 3 sum --sched lws x.mtx
+  STARPU_SCHED=eager expect 3 sum --sched dmda x.mtx
+  STARPU_SCHED= expect 3 sum x.mtx # empty means unset, as for StarPU
+}
+
 case "$CASE" in
+  sched) case_sched ;;
   sum_dot) case_sum_dot ;;
   hex) case_hex ;;
   special_values) case_special_values ;;
@@ -482,6 +570,8 @@ case "$CASE" in
   same_bits) case_same_bits ;;
   gen) case_gen ;;
   malformed) case_malformed ;;
+  mm_formats) case_mm_formats ;;
+  mm_malformed) case_mm_malformed ;;
   usage) case_usage ;;
   help) case_help ;;
   gemv) case_gemv ;;
