@@ -5,6 +5,9 @@
 #include "codelets/level3_glue.h"
 #include "codelets/lu_tiled.h"
 #include "kernels_cpu/lu_tiled.h"
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+#include "kernels_cuda/lu.h"
+#endif
 #include <vector>
 
 namespace {
@@ -129,6 +132,19 @@ static void lu_plain_gemm_cpu(void *buffers[], void *)
 #else
 #define lu_plain_gemm_cpu nullptr
 #endif
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+static void lu_plain_gemm_cuda(void *buffers[], void *)
+{
+  exstar_codelet_cuda_check(
+      exstar_cuda_lu_plain_gemm((int64_t)STARPU_MATRIX_GET_NX(buffers[2]), (int64_t)STARPU_MATRIX_GET_NY(buffers[2]),
+                                (int64_t)STARPU_MATRIX_GET_NY(buffers[0]),
+                                (const double *)STARPU_MATRIX_GET_PTR(buffers[0]), exstar_mat_ld(buffers[0]),
+                                (const double *)STARPU_MATRIX_GET_PTR(buffers[1]), exstar_mat_ld(buffers[1]),
+                                (double *)STARPU_MATRIX_GET_PTR(buffers[2]), exstar_mat_ld(buffers[2]),
+                                starpu_cuda_get_local_stream()),
+      "exstar_lu_plain_gemm");
+}
+#endif
 static struct starpu_perfmodel exstar_lu_plain_gemm_model;
 struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
   exstar_lu_plain_gemm_model.type = STARPU_HISTORY_BASED;
@@ -136,6 +152,10 @@ struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
   cl.cpu_funcs[0] = lu_plain_gemm_cpu;
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+  cl.cuda_funcs[0] = lu_plain_gemm_cuda;
+  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
+#endif
   cl.nbuffers = 3;
   cl.modes[0] = STARPU_R, cl.modes[1] = STARPU_R, cl.modes[2] = STARPU_RW;
   cl.model = &exstar_lu_plain_gemm_model;

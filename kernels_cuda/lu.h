@@ -22,6 +22,11 @@ int exstar_cuda_lu_plain_getrs(int64_t n, int64_t nrhs, const double *lu, int64_
                                const int32_t *ipiv, int64_t offipiv, double *b, int64_t offb, int64_t ldb,
                                exstar_cuda_stream stream);
 
+/* The plain-double tiled LU's update: C −= L·U (m x n, k terms) by cublasDgemm on `stream`.
+ * NOT exact: the baseline only. */
+int exstar_cuda_lu_plain_gemm(int64_t m, int64_t n, int64_t k, const double *L, int64_t ldl, const double *U,
+                              int64_t ldu, double *C, int64_t ldc, exstar_cuda_stream stream);
+
 #ifdef __cplusplus
 }
 #endif
