@@ -114,7 +114,8 @@ int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, boo
         if (J > K && !plain) t.add(d.state(I, J), STARPU_RW, I, J, EXSTAR_LU_STATE);
       }
       t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
-      s = t.submit(&exstar_lu_laswp_cl, d, K, J, J == K + 1 ? high : low, exact_only, who);
+      starpu_codelet *cl = d.mt - K <= EXSTAR_LU_LASWP_DEVICE_TILES ? &exstar_lu_laswp_cl : &exstar_lu_laswp_host_cl;
+      s = t.submit(cl, d, K, J, J == K + 1 ? high : low, exact_only, who);
     }
     for (int64_t J = K + 1; J < d.nt && s == 0; ++J) { // block row K of U
       tiled_task t;
