@@ -1,14 +1,9 @@
-/* exstar OpenCL launchers of Level 3 (kernels_cl/gemm.cl, trsm.cl); conventions of kernels_cl.h
+/* exstar OpenCL launchers of Level 3 (kernels_cl/gemm.cl); conventions of kernels_cl.h
  * (in-order queue, kernels by name from the one program, element offsets, CL_SUCCESS or the
  * OpenCL error code, nothing waits on the host). Same contracts, bit for bit, as
- * kernels_cpu/gemm.h. Each launcher takes its kernels in a struct created once per device
- * (exstar_cl_gemm_kernels_create) and must not be used by two threads at once. `counter`
- * (a buffer of at least one cl_ulong; may be NULL) receives, ADDED at word 0, the number of
- * entries computed by the exact path; the launchers use words 1.. of it as a scratch list
- * when given, so pass a buffer of 1 + m*n cl_ulong words, or NULL to let the launcher
- * allocate its scratch (released with the queue's completion via clSetEventCallback or
- * clReleaseMemObject after enqueueing: OpenCL keeps a buffer alive while enqueued kernels use
- * it). */
+ * kernels_cpu/gemm.h. The kernels are created once per device (exstar_cl_gemm_kernels_create) and
+ * must not be used by two threads at once. `counter` (a buffer of one cl_ulong, or NULL) gets the
+ * number of entries (rows, for trsm) the exact path computed ADDED to it. */
 #ifndef EXSTAR_KERNELS_CL_GEMM_H
 #define EXSTAR_KERNELS_CL_GEMM_H
 #include "kernels_cl/kernels_cl.h"
