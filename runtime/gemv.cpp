@@ -1,6 +1,7 @@
 // Driver of the exact gemv: argument checks, blocking into row x column blocks of tasks, the
 // per-block accumulator arrays (STARPU_REDUX) and one finish task per output block.
 #include "runtime/internal.h"
+#include "runtime/check_handles.h"
 #include "codelets/codelets.h"
 #include "core/accumulator.h"
 #include <cstring>
@@ -15,30 +16,18 @@ constexpr int64_t kMaxOuter = (int64_t)1 << 20;
 bool is_notrans(char t) { return t == 'N' || t == 'n'; }
 bool is_trans(char t) { return t == 'T' || t == 't' || t == 'C' || t == 'c'; }
 
-int check_vec_handle(const char *who, const char *name, starpu_data_handle_t h, int64_t n, int64_t off, int64_t inc)
+// An operand with no element is not read, so its handle may be NULL (exstar_dgemv registers
+// none for it); any handle given is checked.
+int check_vec_operand(const char *who, const char *name, starpu_data_handle_t h, int64_t n, int64_t off, int64_t inc)
 {
-  if (n > 0 && !h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle %s is NULL", who, name);
-  if (off < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: off%s < 0", who, name);
-  if (inc == 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: inc%s == 0", who, name);
-  if (n == 0) return EXSTAR_SUCCESS;
-  int64_t nx = (int64_t)starpu_vector_get_nx(h);
-  if (off + exstar_rt::vector_span(n, inc) > nx)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s needs %lld elements from offset %lld, the handle has %lld", who,
-                            name, (long long)exstar_rt::vector_span(n, inc), (long long)off, (long long)nx);
-  return EXSTAR_SUCCESS;
+  if (n == 0 && !h) return EXSTAR_SUCCESS;
+  return exstar_rt::check_vector_handle(who, name, h, n, off, inc);
 }
 
-int check_matrix_handle(const char *who, starpu_data_handle_t A, int64_t m, int64_t n, int64_t ia, int64_t ja)
+int check_matrix_operand(const char *who, starpu_data_handle_t A, int64_t m, int64_t n, int64_t ia, int64_t ja)
 {
-  if (ia < 0 || ja < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ia or ja < 0", who);
-  if (m == 0 || n == 0) return EXSTAR_SUCCESS; // A is not read
-  if (!A) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle A is NULL", who);
-  int64_t rows = (int64_t)starpu_matrix_get_nx(A), cols = (int64_t)starpu_matrix_get_ny(A);
-  if (ia + m > rows || ja + n > cols)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: block (%lld + %lld) x (%lld + %lld) exceeds A (%lld x %lld)", who,
-                            (long long)ia, (long long)m, (long long)ja, (long long)n, (long long)rows,
-                            (long long)cols);
-  return EXSTAR_SUCCESS;
+  if ((m == 0 || n == 0) && !A) return EXSTAR_SUCCESS;
+  return exstar_rt::check_matrix_handle(who, "A", A, ia, ja, m, n);
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -108,15 +97,7 @@ int exstar_accs_register(starpu_data_handle_t *accs, int64_t count)
   if (count < 1 || count > (int64_t)(UINT32_MAX / EXSTAR_ACC_WORDS))
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: count %lld out of [1, 2^32/%d]", who, (long long)count,
                             (int)EXSTAR_ACC_WORDS);
-  // As exstar_acc_register: no home buffer; the init codelet zeroes every copy.
-  starpu_vector_data_register(accs, -1, 0, (uint32_t)(count * EXSTAR_ACC_WORDS), sizeof(exstar_i64));
-  starpu_data_set_reduction_methods(*accs, &exstar_acc_redux_cl, &exstar_acc_init_cl);
-  int ret = starpu_task_insert(&exstar_acc_init_cl, STARPU_W, *accs, STARPU_NAME, "exstar_acc_zero", 0);
-  if (ret != 0) {
-    starpu_data_unregister_submit(*accs);
-    return exstar_rt::submit_status(ret, who);
-  }
-  return EXSTAR_SUCCESS;
+  return exstar_rt::register_accs(who, accs, count);
 }
 
 int exstar_dgemv_insert(char trans, int64_t m, int64_t n, double alpha, starpu_data_handle_t A, int64_t ia, int64_t ja,
@@ -131,9 +112,9 @@ int exstar_dgemv_insert(char trans, int64_t m, int64_t n, double alpha, starpu_d
   if (mb < 0 || nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: mb or nb < 0", who);
   const bool notrans = is_notrans(trans);
   const int64_t leny = notrans ? m : n, lenx = notrans ? n : m;
-  if (int s = check_matrix_handle(who, A, m, n, ia, ja)) return s;
-  if (int s = check_vec_handle(who, "x", x, lenx, offx, incx)) return s;
-  if (int s = check_vec_handle(who, "y", y, leny, offy, incy)) return s;
+  if (int s = check_matrix_operand(who, A, m, n, ia, ja)) return s;
+  if (int s = check_vec_operand(who, "x", x, lenx, offx, incx)) return s;
+  if (int s = check_vec_operand(who, "y", y, leny, offy, incy)) return s;
   if (leny == 0) return EXSTAR_SUCCESS;
   block_sizes(notrans, m, n, &mb, &nb);
   const int64_t oblk = notrans ? mb : nb, iblk = notrans ? nb : mb;

@@ -37,6 +37,9 @@ int64_t subvector_offset(int64_t n, int64_t off, int64_t inc, int64_t begin, int
 /* Registers an array of doubles (read-only use) or one double as StarPU data. */
 starpu_data_handle_t register_vector(const double *x, int64_t nelems);
 starpu_data_handle_t register_scalar(double *x);
+/* A new zeroed array of count accumulators (count >= 1, checked by the caller) with the
+ * reduction methods and exstar's accumulator mark (check_handles.h); *accs is NULL on error. */
+int register_accs(const char *who, starpu_data_handle_t *accs, int64_t count);
 
 } // namespace exstar_rt
 #endif

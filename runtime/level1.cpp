@@ -2,6 +2,7 @@
 // arrays and task insertion on the caller's handles. Arguments are checked before anything is
 // registered or submitted.
 #include "runtime/internal.h"
+#include "runtime/check_handles.h"
 #include "core/iamax.h"
 #include <algorithm>
 #include <climits>
@@ -14,26 +15,7 @@ using exstar_rt::vector_span;
 
 // ---- argument checks ------------------------------------------------------------------------
 
-bool is_vector(starpu_data_handle_t h) { return starpu_data_get_interface_id(h) == STARPU_VECTOR_INTERFACE_ID; }
-bool is_matrix(starpu_data_handle_t h) { return starpu_data_get_interface_id(h) == STARPU_MATRIX_INTERFACE_ID; }
-
-// (n, off, inc) inside the vector handle h of elements of elemsize bytes.
-int check_vec_handle(const char *who, const char *name, starpu_data_handle_t h, int64_t n, int64_t off, int64_t inc,
-                     size_t elemsize = sizeof(double))
-{
-  if (!h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle %s is NULL", who, name);
-  if (!is_vector(h)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s is not a vector handle", who, name);
-  if (starpu_vector_get_elemsize(h) != elemsize)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s has elements of %zu bytes, not %zu", who, name,
-                            starpu_vector_get_elemsize(h), elemsize);
-  if (off < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: off%s = %lld < 0", who, name, (long long)off);
-  if (int s = exstar_rt::check_vector(who, name, n, h, inc)) return s;
-  int64_t nx = (int64_t)starpu_vector_get_nx(h);
-  if (off + vector_span(n, inc) > nx)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s needs %lld elements from offset %lld, the handle has %lld", who,
-                            name, (long long)vector_span(n, inc), (long long)off, (long long)nx);
-  return EXSTAR_SUCCESS;
-}
+using exstar_rt::check_vector_handle;
 
 // Memory intervals [lo, hi] (in doubles) of two BLAS vectors overlap.
 bool overlap(const double *x, int64_t nx_span, const double *y, int64_t ny_span)
@@ -139,7 +121,7 @@ int insert_x(const char *who, struct starpu_codelet *cl, int64_t n, double alpha
 {
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_vec_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = check_vector_handle(who, "x", x, n, offx, incx)) return s;
   if (n == 0) return EXSTAR_SUCCESS;
   exstar_level1_args a;
   std::memset(&a, 0, sizeof a);
@@ -155,8 +137,8 @@ int insert_xy(const char *who, struct starpu_codelet *cl, int64_t n, double alph
 {
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_vec_handle(who, "x", x, n, offx, incx)) return s;
-  if (int s = check_vec_handle(who, "y", y, n, offy, incy)) return s;
+  if (int s = check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = check_vector_handle(who, "y", y, n, offy, incy)) return s;
   if (x == y) return exstar_set_error(EXSTAR_ERR_ARG, "%s: x and y are the same handle", who);
   if (n == 0) return EXSTAR_SUCCESS;
   exstar_level1_args a;
@@ -177,7 +159,9 @@ int insert_xy(const char *who, struct starpu_codelet *cl, int64_t n, double alph
 // LAPACK's pivot positions: IX runs over k1 + t*|incx|, t = 0..k2-k1, whatever the sign of incx.
 int64_t ipiv_length(int64_t k1, int64_t k2, int64_t incx) { return k2 < k1 ? 0 : k1 + (k2 - k1) * std::abs(incx); }
 
-int check_laswp_range(const char *who, int64_t n, int64_t k1, int64_t k2, int64_t incx, int64_t nrows)
+// rows_name: what holds the nrows rows, named in the message ("a" for the handle).
+int check_laswp_range(const char *who, int64_t n, int64_t k1, int64_t k2, int64_t incx, const char *rows_name,
+                      int64_t nrows)
 {
   if (n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n = %lld < 0", who, (long long)n);
   if (incx == 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: incx = 0", who);
@@ -185,8 +169,8 @@ int check_laswp_range(const char *who, int64_t n, int64_t k1, int64_t k2, int64_
   if (k2 < k1 - 1)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: k2 = %lld < k1 - 1 = %lld", who, (long long)k2, (long long)(k1 - 1));
   if (k2 > nrows)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: k2 = %lld beyond the %lld rows", who, (long long)k2,
-                            (long long)nrows);
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s has %lld rows, fewer than k2 = %lld", who, rows_name,
+                            (long long)nrows, (long long)k2);
   return EXSTAR_SUCCESS;
 }
 
@@ -272,7 +256,7 @@ int exstar_dlaswp(int64_t n, double *A, int64_t lda, int64_t k1, int64_t k2, con
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
   if (lda < 1) return exstar_set_error(EXSTAR_ERR_ARG, "%s: lda = %lld < 1", who, (long long)lda);
-  if (int s = check_laswp_range(who, n, k1, k2, incx, lda)) return s;
+  if (int s = check_laswp_range(who, n, k1, k2, incx, "A (lda)", lda)) return s;
   if (n == 0 || k2 < k1) return EXSTAR_SUCCESS;
   if (!A) return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is NULL", who);
   if (!ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
@@ -349,27 +333,22 @@ int exstar_dinvscal_insert_h(int64_t n, starpu_data_handle_t h_alpha, int64_t of
   const char *who = "exstar_dinvscal_insert_h";
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_vec_handle(who, "x", x, n, offx, incx)) return s;
-  if (!h_alpha) return exstar_set_error(EXSTAR_ERR_ARG, "%s: h_alpha is NULL", who);
+  if (int s = check_vector_handle(who, "x", x, n, offx, incx)) return s;
   if (flags & ~EXSTAR_INVSCAL_SKIP_ZERO) return exstar_set_error(EXSTAR_ERR_ARG, "%s: unknown flags %#x", who, flags);
-  if (off_alpha < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: off_alpha < 0", who);
+  // The divisor is element off_alpha of the vector, or of the matrix read column by column
+  // with the ld it has in main memory (as registered).
+  exstar_rt::dense_shape sh;
+  if (int s = exstar_rt::check_dense_handle(who, "h_alpha", h_alpha, &sh)) return s;
+  if (off_alpha < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: h_alpha offset %lld < 0", who, (long long)off_alpha);
   exstar_invscal_h_args a;
   std::memset(&a, 0, sizeof a);
-  if (is_vector(h_alpha)) {
-    if (int s = check_vec_handle(who, "alpha", h_alpha, 1, off_alpha, 1)) return s;
-    a.alpha_row = off_alpha;
-  } else if (is_matrix(h_alpha)) {
-    if (starpu_matrix_get_elemsize(h_alpha) != sizeof(double))
-      return exstar_set_error(EXSTAR_ERR_ARG, "%s: h_alpha does not hold doubles", who);
-    int64_t ld = starpu_matrix_get_local_ld(h_alpha);
-    a.alpha_row = off_alpha % ld;
-    a.alpha_col = off_alpha / ld;
-    if (a.alpha_row >= (int64_t)starpu_matrix_get_nx(h_alpha) || a.alpha_col >= (int64_t)starpu_matrix_get_ny(h_alpha))
-      return exstar_set_error(EXSTAR_ERR_ARG, "%s: off_alpha = %lld is not an element of the matrix", who,
-                              (long long)off_alpha);
-  } else {
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: h_alpha is neither a vector nor a matrix handle", who);
+  if (sh.rows > 0) {
+    a.alpha_row = off_alpha % sh.ld;
+    a.alpha_col = off_alpha / sh.ld;
   }
+  if (sh.rows == 0 || a.alpha_row >= sh.rows || a.alpha_col >= sh.cols)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: h_alpha has no element at offset %lld (%lld x %lld, ld %lld)", who,
+                            (long long)off_alpha, (long long)sh.rows, (long long)sh.cols, (long long)sh.ld);
   if (n == 0) return EXSTAR_SUCCESS;
   a.n = n;
   a.offx = offx;
@@ -398,23 +377,15 @@ int exstar_dlaswp_insert_h(int64_t n, starpu_data_handle_t a, int64_t col0, int6
   const char *who = "exstar_dlaswp_insert_h";
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (!a) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle a is NULL", who);
-  int64_t nrows, ncols;
-  if (is_matrix(a) && starpu_matrix_get_elemsize(a) == sizeof(double)) {
-    nrows = starpu_matrix_get_nx(a);
-    ncols = starpu_matrix_get_ny(a);
-  } else if (is_vector(a) && starpu_vector_get_elemsize(a) == sizeof(double)) {
-    nrows = starpu_vector_get_nx(a);
-    ncols = 1;
-  } else {
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: a is not a vector or matrix handle of doubles", who);
-  }
-  if (int s = check_laswp_range(who, n, k1, k2, incx, nrows)) return s;
+  exstar_rt::dense_shape sh;
+  if (int s = exstar_rt::check_dense_handle(who, "a", a, &sh)) return s;
+  const int64_t nrows = sh.rows, ncols = sh.cols;
+  if (int s = check_laswp_range(who, n, k1, k2, incx, "a", nrows)) return s;
   if (col0 < 0 || col0 + n > ncols)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: columns [%lld, %lld) outside the %lld columns of a", who,
-                            (long long)col0, (long long)(col0 + n), (long long)ncols);
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: a has %lld columns, too few for columns [%lld, %lld)", who,
+                            (long long)ncols, (long long)col0, (long long)(col0 + n));
   const int64_t nipiv = ipiv_length(k1, k2, incx);
-  if (int s = check_vec_handle(who, "ipiv", h_ipiv, nipiv, off_ipiv, 1, sizeof(int32_t))) return s;
+  if (int s = check_vector_handle(who, "h_ipiv", h_ipiv, nipiv, off_ipiv, 1, sizeof(int32_t))) return s;
   if (n == 0 || k2 < k1) return EXSTAR_SUCCESS;
   exstar_laswp_args args = {n, col0, k1, k2, off_ipiv, incx};
   return submit(starpu_task_insert(&exstar_laswp_cl, STARPU_RW, a, STARPU_R, h_ipiv, STARPU_VALUE, &args, sizeof args,
@@ -428,11 +399,8 @@ int exstar_idamax_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_
   const char *who = "exstar_idamax_insert";
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_vec_handle(who, "x", x, n, offx, incx)) return s;
-  if (!index) return exstar_set_error(EXSTAR_ERR_ARG, "%s: index is NULL", who);
-  if (starpu_data_get_interface_id(index) != STARPU_VARIABLE_INTERFACE_ID ||
-      starpu_variable_get_elemsize(index) != sizeof(int64_t))
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: index is not a variable handle of one int64_t", who);
+  if (int s = check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = exstar_rt::check_variable_handle(who, "index", index, sizeof(int64_t))) return s;
   return insert_iamax(who, n, x, offx, incx, index, nullptr, nparts);
 }
 
@@ -443,8 +411,8 @@ int exstar_idamax_ipiv_insert(int64_t n, starpu_data_handle_t x, int64_t offx, i
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
   if (n < 1) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n = %lld < 1", who, (long long)n);
-  if (int s = check_vec_handle(who, "x", x, n, offx, incx)) return s;
-  if (int s = check_vec_handle(who, "ipiv", h_ipiv, 1, off_ipiv, 1, sizeof(int32_t))) return s;
+  if (int s = check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = check_vector_handle(who, "h_ipiv", h_ipiv, 1, off_ipiv, 1, sizeof(int32_t))) return s;
   if (base < INT32_MIN || base + n - 1 > INT32_MAX)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: base + index does not fit in int32", who);
   exstar_iamax_ipiv_args a = {off_ipiv, base};

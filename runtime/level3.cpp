@@ -2,6 +2,7 @@
 // task on the caller's handles) and the GEMM-accumulate state's insertion calls.
 #include "runtime/internal.h"
 #include "codelets/codelets.h"
+#include "runtime/check_handles.h"
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -42,6 +43,8 @@ int check_block(const char *who, const char *name, starpu_data_handle_t h, int64
 {
   if (i0 < 0 || j0 < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: negative block origin of %s", who, name);
   if (rows == 0 || cols == 0) return EXSTAR_SUCCESS;
+  // blocks of doubles: the checks every insert call shares (runtime/check_handles.h)
+  if (elemsize == sizeof(double)) return exstar_rt::check_matrix_handle(who, name, h, i0, j0, rows, cols);
   if (!h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle %s is NULL", who, name);
   if (starpu_data_get_interface_id(h) != STARPU_MATRIX_INTERFACE_ID)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s is not a StarPU matrix handle", who, name);

@@ -2,6 +2,7 @@
 // matrix handle, the blocking, batch and solve calls. The graph and the definition are in
 // include/exstar/lapack.h; dependencies are StarPU data dependencies only.
 #include "runtime/internal.h"
+#include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
 #include <cmath>
 #include <cstdio>
@@ -159,18 +160,8 @@ int check_handles(const char *who, int64_t m, int64_t n, starpu_data_handle_t hA
   if (m < 0 || n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: m or n < 0", who);
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
-  if (!hA || !hipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle A or ipiv is NULL", who);
-  if (starpu_data_get_interface_id(hA) != STARPU_MATRIX_INTERFACE_ID ||
-      starpu_matrix_get_elemsize(hA) != sizeof(double))
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is not a matrix handle of doubles", who);
-  if ((int64_t)starpu_matrix_get_nx(hA) < m || (int64_t)starpu_matrix_get_ny(hA) < n)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: the %lld x %lld matrix exceeds the handle A", who, (long long)m,
-                            (long long)n);
-  if (starpu_data_get_interface_id(hipiv) != STARPU_VECTOR_INTERFACE_ID ||
-      starpu_vector_get_elemsize(hipiv) != sizeof(int32_t) ||
-      (int64_t)starpu_vector_get_nx(hipiv) < min64(m, n))
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is not a vector handle of >= min(m,n) int32", who);
-  return EXSTAR_SUCCESS;
+  if (int s = exstar_rt::check_matrix_handle(who, "hA", hA, 0, 0, m, n)) return s;
+  return exstar_rt::check_vector_handle(who, "hipiv", hipiv, min64(m, n), 0, 1, sizeof(int32_t));
 }
 
 // The whole graph of one factorization (exact or plain).

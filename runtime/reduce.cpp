@@ -1,24 +1,11 @@
 // Drivers of the exact reductions sum and dot: blocking calls and task insertion.
 #include "runtime/internal.h"
+#include "runtime/check_handles.h"
 #include <cstring>
 
 namespace {
 
 using exstar_rt::subvector_offset;
-
-// Checks that (n, off, inc) stays inside the registered vector handle h.
-int check_handle_range(const char *who, const char *name, starpu_data_handle_t h, int64_t n, int64_t off,
-                       int64_t inc)
-{
-  if (!h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle %s is NULL", who, name);
-  if (off < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: off%s < 0", who, name);
-  if (int s = exstar_rt::check_vector(who, name, n, h, inc)) return s;
-  int64_t nx = (int64_t)starpu_vector_get_nx(h);
-  if (off + exstar_rt::vector_span(n, inc) > nx)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s needs %lld elements from offset %lld, the handle has %lld",
-                            who, name, (long long)exstar_rt::vector_span(n, inc), (long long)off, (long long)nx);
-  return EXSTAR_SUCCESS;
-}
 
 // Submits nparts tasks of cl over contiguous element ranges of the reduction; y may be NULL.
 int insert_reduction(const char *who, struct starpu_codelet *cl, int64_t n, starpu_data_handle_t x,
@@ -102,8 +89,8 @@ int exstar_dsum_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t 
 {
   const char *who = "exstar_dsum_insert";
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_handle_range(who, "x", x, n, offx, incx)) return s;
-  if (!acc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: acc is NULL", who);
+  if (int s = exstar_rt::check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = exstar_rt::check_acc_handle(who, "acc", acc)) return s;
   return n == 0 ? EXSTAR_SUCCESS : insert_reduction(who, &exstar_sum_cl, n, x, offx, incx, nullptr, 0, 1, acc, nparts);
 }
 
@@ -112,8 +99,8 @@ int exstar_ddot_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t 
 {
   const char *who = "exstar_ddot_insert";
   if (int s = exstar_rt::require_init(who)) return s;
-  if (int s = check_handle_range(who, "x", x, n, offx, incx)) return s;
-  if (int s = check_handle_range(who, "y", y, n, offy, incy)) return s;
-  if (!acc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: acc is NULL", who);
+  if (int s = exstar_rt::check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = exstar_rt::check_vector_handle(who, "y", y, n, offy, incy)) return s;
+  if (int s = exstar_rt::check_acc_handle(who, "acc", acc)) return s;
   return n == 0 ? EXSTAR_SUCCESS : insert_reduction(who, &exstar_dot_cl, n, x, offx, incx, y, offy, incy, acc, nparts);
 }

@@ -7,6 +7,7 @@
 // tile tasks wait for the x_I they read only: lookahead by StarPU's dependencies. The residual
 // of refinement gathers each block row's terms in at most one task per worker (REDUX).
 #include "runtime/internal.h"
+#include "runtime/check_handles.h"
 #include "codelets/codelets.h"
 #include <cctype>
 #include <cstring>
@@ -50,36 +51,18 @@ int check_options(const char *who, char uplo, char trans, char diag, solve_geom 
   return EXSTAR_SUCCESS;
 }
 
-int check_vector_handle(const char *who, starpu_data_handle_t h, int64_t n, int64_t off, int64_t inc)
-{
-  if (!h) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle x is NULL", who);
-  if (off < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: offx < 0", who);
-  if (int s = exstar_rt::check_vector(who, "x", n, h, inc)) return s;
-  int64_t nx = (int64_t)starpu_vector_get_nx(h);
-  if (off + exstar_rt::vector_span(n, inc) > nx)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: x needs %lld elements from offset %lld, the handle has %lld", who,
-                            (long long)exstar_rt::vector_span(n, inc), (long long)off, (long long)nx);
-  return EXSTAR_SUCCESS;
-}
-
 int check_insert(const char *who, char uplo, char trans, char diag, int64_t n, starpu_data_handle_t T, int64_t it,
                  int64_t jt, starpu_data_handle_t x, int64_t offx, int64_t incx, solve_geom *g)
 {
   if (int s = exstar_rt::require_init(who)) return s;
   if (int s = check_options(who, uplo, trans, diag, g)) return s;
   if (n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n = %lld < 0", who, (long long)n);
-  if (!T) return exstar_set_error(EXSTAR_ERR_ARG, "%s: handle T is NULL", who);
-  if (it < 0 || jt < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: it or jt < 0", who);
-  int64_t rows = (int64_t)starpu_matrix_get_nx(T), cols = (int64_t)starpu_matrix_get_ny(T);
-  if (it + n > rows || jt + n > cols)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: T(%lld:%lld, %lld:%lld) is outside the %lld x %lld handle", who,
-                            (long long)it, (long long)(it + n), (long long)jt, (long long)(jt + n), (long long)rows,
-                            (long long)cols);
+  if (int s = exstar_rt::check_matrix_handle(who, "T", T, it, jt, n, n)) return s;
   g->n = n;
   g->T = T;
   g->it = it;
   g->jt = jt;
-  return check_vector_handle(who, x, n, offx, incx);
+  return exstar_rt::check_vector_handle(who, "x", x, n, offx, incx);
 }
 
 // Block I: rows [I0, I0 + len); the other blocks of its row in the triangle: columns [c0, c1).

@@ -13,7 +13,12 @@
  *
  * Errors: every call returns EXSTAR_SUCCESS (0) or a negative exstar_status; the message of
  * the last error of the calling thread is exstar_last_error(). Arguments are checked before
- * any task is submitted. The library never aborts or exits.
+ * any task is submitted. The library never aborts or exits. The task-insertion calls
+ * (exstar_*_insert) check every StarPU handle they take: its interface (vector, matrix or
+ * variable, as documented), its element size (double, or int32 / int64 where said), that the
+ * elements used (offset, stride, block) lie inside it, that an accumulator argument is one of
+ * exstar's and that data arguments are not; a wrong handle gives EXSTAR_ERR_ARG with a message
+ * "<function>: <argument> ...", and nothing is submitted.
  *
  * Strides follow BLAS: a vector (n, x, incx) with incx < 0 is traversed backwards, element i
  * being x[(n-1-i)*|incx|]; incx == 0 is rejected. With handles, an offset (in elements, not a
@@ -89,8 +94,11 @@ int exstar_worker_count(unsigned backends);
  * headroom, plus counters of special values). It is registered as StarPU data with
  * reduction methods, so tasks may add into it in STARPU_REDUX mode from any worker: merges
  * are integer additions, exact and order-free. Rounding it is the only rounding. */
-int exstar_acc_register(starpu_data_handle_t *acc);   /* new zero accumulator */
-/* Submits the task result := RN(acc); result is a StarPU variable handle of one double. */
+/* New zero accumulator. exstar marks it as its own in the handle's user data
+ * (starpu_data_set_user_data): leave that unset, or the insert calls reject the handle. */
+int exstar_acc_register(starpu_data_handle_t *acc);
+/* Submits the task result := RN(acc); acc is one accumulator (exstar_acc_register, or
+ * exstar_accs_register with count 1), result a StarPU variable handle of one double. */
 int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t result);
 /* Unregisters an accumulator from exstar_acc_register (waits for its tasks). */
 void exstar_acc_unregister(starpu_data_handle_t acc);
@@ -106,7 +114,7 @@ int exstar_ddot(int64_t n, const double *x, int64_t incx, const double *y, int64
 /* Task insertion into the caller's graph. x and y are StarPU vector handles of doubles; the
  * vector starts at element offx and has stride incx within it. The exact value is ADDED to
  * acc (mode STARPU_REDUX), so several calls into one accumulator make one longer reduction;
- * round it with exstar_acc_round_insert. nparts > 1 splits the range into that many tasks
+ * round it with exstar_acc_round_insert (acc: one accumulator, as there). nparts > 1 splits the range into that many tasks
  * (0: one task per worker). */
 int exstar_dsum_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx,
                        starpu_data_handle_t acc, int nparts);

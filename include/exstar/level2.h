@@ -29,7 +29,8 @@ int exstar_dgemv(char trans, int64_t m, int64_t n, double alpha, const double *A
 /* Task form on the user's handles: A a StarPU matrix handle (its ld), x, y vector handles, element offsets;
    split into row blocks x column blocks of at most mb x nb (0: a default), which never changes the bits.
    A's block is a(ia + i, ja + j); x and y start at element offx/offy of their handles (BLAS strides).
-   Tasks are only submitted: the caller waits on y (e.g. starpu_data_acquire) as for any task. */
+   Tasks are only submitted: the caller waits on y (e.g. starpu_data_acquire) as for any task.
+   An operand with no element (A when m or n is 0, x or y of length 0) is not read: its handle may be NULL. */
 int exstar_dgemv_insert(char trans, int64_t m, int64_t n, double alpha, starpu_data_handle_t A, int64_t ia, int64_t ja,
                         starpu_data_handle_t x, int64_t offx, int64_t incx, double beta,
                         starpu_data_handle_t y, int64_t offy, int64_t incy, int64_t mb, int64_t nb);
@@ -50,7 +51,8 @@ struct exstar_gemv_finish_args {
 };
 extern struct starpu_codelet exstar_gemv_finish_cl; /* R accs, RW y (vector): y_i := RN(acc_{offacc+i} + β·y_i); β == 0: y not read */
 /* A new zeroed array of count accumulators with the reduction methods set (for STARPU_REDUX).
-   Unregister it with starpu_data_unregister_submit (or exstar_acc_unregister). count <= 2^32/EXSTAR_ACC_WORDS. */
+   Unregister it with starpu_data_unregister_submit (or exstar_acc_unregister). count <= 2^32/EXSTAR_ACC_WORDS.
+   Marked as exstar's in its user data, as exstar_acc_register's. */
 int exstar_accs_register(starpu_data_handle_t *accs, int64_t count);
 /* ==== end gemv ================================================================================ */
 
