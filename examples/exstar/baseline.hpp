@@ -18,6 +18,13 @@ void plain_gemv(bool trans, const Matrix &a, double alpha, const std::vector<dou
 // xor trans.
 void plain_trsv(char uplo, bool trans, bool unit, const Matrix &t, std::vector<double> &x);
 
+// C := alpha op(A) op(B) + beta C by the reference BLAS loops (C is m x n, k terms).
+void plain_gemm(bool ta, bool tb, const Matrix &a, const Matrix &b, double alpha, double beta, int64_t m, int64_t n,
+                int64_t k, std::vector<double> &c);
+// Double substitution of every column (side 'L') or row (side 'R') of X = alpha B (m x n).
+void plain_trsm(char side, char uplo, bool trans, bool unit, double alpha, const Matrix &t, int64_t m, int64_t n,
+                std::vector<double> &x);
+
 } // namespace cli
 
 #endif

@@ -297,6 +297,34 @@ case_gemv() {
   echo "ok: gemv"
 }
 
+# gemm and trsm: their columns (rows) are gemv's and trsv's bits, on every back end.
+case_level3() {
+  mat a.mtx 2 2 1 3 2 4            # [[1 2] [3 4]]
+  mat b.mtx 2 2 1 1 0 1            # [[1 0] [1 1]]
+  run gemm a.mtx b.mtx -o c.mtx;                       [ "$RC" = 0 ] || fail "gemm: $ERR"
+  [ "$(tail -n +3 c.mtx | tr '\n' ' ')" = "3 7 2 4 " ] || fail "gemm: $(cat c.mtx)"
+  run gen matrix --n 30 --cond 1e12 --seed 2 -o g.mtx
+  run gen vector --n 30 --cond 10 --seed 3 -o v.mtx
+  run gemm --backend cpu g.mtx v.mtx -o y1.mtx
+  run gemv --backend cpu g.mtx v.mtx -o y2.mtx
+  cmp -s y1.mtx y2.mtx || fail "gemm with one column differs from gemv"
+  run gemm --transa --backend all --sched ws g.mtx g.mtx -o c1.mtx
+  run gemm --transa --backend cpu g.mtx g.mtx -o c2.mtx
+  cmp -s c1.mtx c2.mtx || fail "gemm: --backend all and cpu differ"
+  run gen triangular --n 30 --cond 1e8 --uplo U -o t.mtx
+  run trsm --side L --uplo U --backend all t.mtx v.mtx -o x1.mtx;  [ "$RC" = 0 ] || fail "trsm: $ERR"
+  run trsv --uplo U --backend cpu t.mtx v.mtx -o x2.mtx
+  cmp -s x1.mtx x2.mtx || fail "trsm with one column differs from trsv"
+  echo "ok: gemm column == gemv, trsm column == trsv, back ends agree"
+  run gemm a.mtx v.mtx -o bad.mtx
+  [ "$RC" = 1 ] && [ ! -e bad.mtx ] || fail "gemm with mismatched sizes: exit $RC"
+  mat z.mtx 2 2 1 1 0 0            # a zero on the diagonal
+  run trsm --side L --uplo L z.mtx b.mtx -o bad.mtx
+  [ "$RC" = 1 ] && [ ! -e bad.mtx ] && grep -q "singular" stderr.txt || fail "trsm singular: exit $RC ($ERR)"
+  expect_error 2 "--side" trsm --side Q --uplo L t.mtx v.mtx -o bad.mtx
+  echo "ok: gemm / trsm errors"
+}
+
 case_trsv() {
   have trsv || skip "trsv is not available in this build"
   mat t.mtx 2 2 2 1 99 1           # lower [[2 .] [1 1]]; 99 is in the unread triangle
@@ -576,6 +604,7 @@ case "$CASE" in
   help) case_help ;;
   gemv) case_gemv ;;
   trsv) case_trsv ;;
+  level3) case_level3 ;;
   getrf) case_getrf ;;
   gesv) case_gesv ;;
   lu_same_bits) case_lu_backend "--backend cpu --ncpus 1 --sched ws" "--backend cpu --ncpus 2 --sched dmda" \
