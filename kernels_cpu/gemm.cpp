@@ -2,23 +2,10 @@
 // AVX2 lanes), the checked finish, and the exact repair of what the check declines.
 #include "kernels_cpu/gemm.h"
 #include "kernels_cpu/gemm_sums.h"
-#include "kernels_cpu/acc_cpu.h"
-#include "core/checked_round.h"
-#include "core/gemm.h"
-#include "core/gemv.h"
+#include "kernels_cpu/gemm_exact.h"
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #endif
-
-#define EXSTAR_ACC_PTR exstar_i64 *
-#define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
-#define EXSTAR_ACC_SFX _cpu
-#include "core/gemv.inc"
-#define EXSTAR_ACC_PTR exstar_i64 *
-#define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
-#define EXSTAR_ACC_SFX _cpu
-#define EXSTAR_GEMM_DPTR const double *
-#include "core/gemm.inc"
 
 static_assert(sizeof(exstar_gemm_state_entry) == sizeof(exstar_bdd), "the state entry is an exstar_bdd");
 

@@ -5,20 +5,7 @@
 // recomputed from all its terms through the exact path. Both are RN of the same exact value.
 #include "kernels_cpu/gemm.h"
 #include "kernels_cpu/gemm_sums.h"
-#include "kernels_cpu/acc_cpu.h"
-#include "core/checked_round.h"
-#include "core/gemm.h"
-#include "core/gemv.h"
-
-#define EXSTAR_ACC_PTR exstar_i64 *
-#define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
-#define EXSTAR_ACC_SFX _cpu
-#include "core/gemv.inc"
-#define EXSTAR_ACC_PTR exstar_i64 *
-#define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
-#define EXSTAR_ACC_SFX _cpu
-#define EXSTAR_GEMM_DPTR const double *
-#include "core/gemm.inc"
+#include "kernels_cpu/gemm_exact.h"
 
 using namespace exstar_gemm;
 
