@@ -41,8 +41,8 @@ void lu_shape(const Args &args)
 }
 
 const char *const lu_shape_help =
-    "  --nb NB        tile edge of the tiled LU (default: exstar_default_tile, 128 on CPU\n"
-    "                 workers, 512 with CUDA workers); never changes a bit of the result\n"
+    "  --nb NB        tile edge of the tiled LU (default: exstar_default_tile, 128); never\n"
+    "                 changes a bit of the result\n"
     "  --unblocked    the unblocked graph on one matrix handle (the reference; slow)\n";
 
 } // namespace cli

@@ -71,8 +71,7 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
 /* The same factorization by the unblocked graph on one matrix handle ("the task graph" above):
  * the reference the tiled one is tested against, and the path of exstar_dgetrf_insert. */
 int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
-/* The default tile edge of the tiled LU: the one set by exstar_set_lu_tile, else 128 on CPU
- * workers and 512 when CUDA workers run. */
+/* The default tile edge of the tiled LU: the one set by exstar_set_lu_tile, else 128. */
 int64_t exstar_default_tile(int64_t m, int64_t n);
 /* The tile edge exstar_dgetrf, exstar_dgesv and the batches use from now on: nb > 0, 0 (the
  * default above) or -1 (the unblocked graph). Never changes a bit of the results. */
