@@ -58,7 +58,8 @@ __kernel void exstar_l3_gemm(long m, long n, long k, double alpha, double beta, 
   }
   if (!ok) {
     exstar_i64 acc[EXSTAR_ACC_WORDS];
-    y = exstar_gemm_entry_exact_private(acc, k, alpha, A, fa, acs, B, fb, brs, beta, cin);
+    y = exact_only ? exstar_gemm_entry_exact_private(acc, k, alpha, A, fa, acs, B, fb, brs, beta, cin)
+                   : exstar_gemm_entry_repair_private(acc, k, alpha, A, fa, acs, B, fb, brs, beta, cin);
     if (counter) atom_inc(counter);
   }
   *c = y;

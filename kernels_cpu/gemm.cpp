@@ -177,7 +177,10 @@ int64_t exstar_cpu_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t
         c = y;
         continue;
       }
-      c = exstar_gemm_entry_exact_cpu(acc, k, alpha, a.p, a.off + i * a.rs, a.cs, b.p, b.off + j * b.cs, b.rs, beta, cin);
+      c = exact_only ? exstar_gemm_entry_exact_cpu(acc, k, alpha, a.p, a.off + i * a.rs, a.cs, b.p, b.off + j * b.cs, b.rs,
+                                                   beta, cin)
+                     : exstar_gemm_entry_repair_cpu(acc, k, alpha, a.p, a.off + i * a.rs, a.cs, b.p, b.off + j * b.cs,
+                                                    b.rs, beta, cin);
       ++repaired;
     }
   return repaired;

@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(THREADS) fast_kernel(int64_t m, int64_t n, int
 // The entries whose mask bit is set, exactly: a thread per 32-bit word of the mask.
 __global__ void repair_kernel(int64_t m, int64_t n, int64_t k, double alpha, opview A, opview B, double beta,
                               double *C, int64_t offc, int64_t ldc, const unsigned *mask, int64_t words,
-                              unsigned long long *repaired)
+                              unsigned long long *repaired, int exact_only)
 {
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += (int64_t)gridDim.x * blockDim.x) {
     unsigned bits = mask[w];
@@ -175,8 +175,10 @@ __global__ void repair_kernel(int64_t m, int64_t n, int64_t k, double alpha, opv
       double *cp = C + offc + i + j * ldc;
       const double cin = beta != 0.0 ? *cp : 0.0;
       exstar_i64 acc[EXSTAR_ACC_WORDS];
-      *cp = exstar_gemm_entry_exact_priv(acc, k, alpha, A.p, A.off + i * A.rs, A.cs, B.p, B.off + j * B.cs, B.rs,
-                                         beta, cin);
+      *cp = exact_only ? exstar_gemm_entry_exact_priv(acc, k, alpha, A.p, A.off + i * A.rs, A.cs, B.p,
+                                                      B.off + j * B.cs, B.rs, beta, cin)
+                       : exstar_gemm_entry_repair_priv(acc, k, alpha, A.p, A.off + i * A.rs, A.cs, B.p,
+                                                       B.off + j * B.cs, B.rs, beta, cin);
     }
   }
 }
@@ -269,7 +271,7 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
   }
   if (st == 0) {
     const unsigned g = blocks_for(words, 128) < 8192 ? blocks_for(words, 128) : 8192;
-    repair_kernel<<<g, 128, 0, s>>>(m, n, k, alpha, a, b, beta, C, offc, ldc, mask, words, repaired);
+    repair_kernel<<<g, 128, 0, s>>>(m, n, k, alpha, a, b, beta, C, offc, ldc, mask, words, repaired, exact_only);
     st = status(cudaGetLastError());
   }
   if (ex) cudaFreeAsync(ex, s);
