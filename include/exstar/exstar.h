@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define EXSTAR_VERSION_MAJOR 0 /**< major version of this header (the library's SOVERSION) */
-#define EXSTAR_VERSION_MINOR 1 /**< minor version of this header */
+#define EXSTAR_VERSION_MINOR 2 /**< minor version of this header */
 #define EXSTAR_VERSION_PATCH 0 /**< patch version of this header */
 
 /* ---- status -------------------------------------------------------------------------------- */
