@@ -6,7 +6,7 @@ pkgs=(build-essential cmake pkg-config git
       libstarpu-dev starpu-tools libhwloc-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libmpfr-dev libgmp-dev catch2 libopenblas-dev
-      gnuplot-nox)
+      gnuplot-nox doxygen)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,5 @@
-/* exstar — exact, reproducible dense linear algebra on the StarPU task runtime.
+/** @file
+ * exstar — exact, reproducible dense linear algebra on the StarPU task runtime.
  *
  * Every operation below is DEFINED as exact real arithmetic on the double inputs followed by
  * the rounding steps written next to it (RN = round to nearest, ties to even, with IEEE
@@ -33,112 +34,126 @@
 extern "C" {
 #endif
 
-#define EXSTAR_VERSION_MAJOR 0
-#define EXSTAR_VERSION_MINOR 1
-#define EXSTAR_VERSION_PATCH 0
+#define EXSTAR_VERSION_MAJOR 0 /**< major version of this header (the library's SOVERSION) */
+#define EXSTAR_VERSION_MINOR 2 /**< minor version of this header */
+#define EXSTAR_VERSION_PATCH 0 /**< patch version of this header */
 
 /* ---- status -------------------------------------------------------------------------------- */
+/** Status codes returned by every call: 0 for success, negative otherwise. */
 typedef enum exstar_status {
-  EXSTAR_SUCCESS = 0,
-  EXSTAR_ERR_ARG = -1,        /* an argument is invalid (size, stride, lda, null pointer) */
-  EXSTAR_ERR_NOT_INIT = -2,   /* exstar_init was not called */
-  EXSTAR_ERR_STARPU = -3,     /* StarPU refused (init, registration, task submission) */
-  EXSTAR_ERR_NO_WORKER = -4,  /* a requested back end has no worker on this machine */
-  EXSTAR_ERR_OPENCL = -5,     /* OpenCL program load or build failed */
-  EXSTAR_ERR_CUDA = -6,       /* a CUDA call failed */
-  EXSTAR_ERR_NOMEM = -7,      /* allocation failed */
-  EXSTAR_ERR_SINGULAR = -8,   /* informational: a zero pivot / zero diagonal was met */
-  EXSTAR_ERR_NONFINITE = -9   /* informational: a result holds NaN or ±inf (LU of such input) */
+  EXSTAR_SUCCESS = 0,         /**< success */
+  EXSTAR_ERR_ARG = -1,        /**< an argument is invalid (size, stride, lda, null pointer) */
+  EXSTAR_ERR_NOT_INIT = -2,   /**< exstar_init was not called */
+  EXSTAR_ERR_STARPU = -3,     /**< StarPU refused (init, registration, task submission) */
+  EXSTAR_ERR_NO_WORKER = -4,  /**< a requested back end has no worker on this machine */
+  EXSTAR_ERR_OPENCL = -5,     /**< OpenCL program load or build failed */
+  EXSTAR_ERR_CUDA = -6,       /**< a CUDA call failed */
+  EXSTAR_ERR_NOMEM = -7,      /**< allocation failed */
+  EXSTAR_ERR_SINGULAR = -8,   /**< informational: a zero pivot / zero diagonal was met */
+  EXSTAR_ERR_NONFINITE = -9   /**< informational: a result holds NaN or ±inf (LU of such input) */
 } exstar_status;
 
-/* Message of the last failed call in this thread ("" when none). */
+/** Message of the last failed call in this thread ("" when none). */
 const char *exstar_last_error(void);
-/* Short fixed name of a status code. */
+/** Short fixed name of a status code. */
 const char *exstar_status_name(int status);
 
 /* ---- initialisation ------------------------------------------------------------------------ */
 /* Back ends, as a bit mask. */
-#define EXSTAR_BACKEND_CPU 1u
-#define EXSTAR_BACKEND_OPENCL 2u
-#define EXSTAR_BACKEND_CUDA 4u
-#define EXSTAR_BACKEND_ALL 7u
+#define EXSTAR_BACKEND_CPU 1u    /**< back-end bit: CPU workers */
+#define EXSTAR_BACKEND_OPENCL 2u /**< back-end bit: OpenCL workers */
+#define EXSTAR_BACKEND_CUDA 4u   /**< back-end bit: CUDA workers */
+#define EXSTAR_BACKEND_ALL 7u    /**< every back end */
 
+/** How exstar_init starts StarPU; fill it with exstar_config_default first. */
 typedef struct exstar_config {
-  unsigned backends; /* which kinds of StarPU workers may run (default EXSTAR_BACKEND_ALL) */
-  int ncpus;         /* CPU workers, -1: StarPU's default */
-  int nopencl;       /* OpenCL workers, -1: StarPU's default (CPU OpenCL devices such as PoCL
+  unsigned backends; /**< which kinds of StarPU workers may run (default EXSTAR_BACKEND_ALL) */
+  int ncpus;         /**< CPU workers, -1: StarPU's default */
+  int nopencl;       /**< OpenCL workers, -1: StarPU's default (CPU OpenCL devices such as PoCL
                         are used too: exstar sets STARPU_OPENCL_ON_CPUS=1 unless it is set) */
-  int ncuda;         /* CUDA workers, -1: StarPU's default */
-  const char *sched; /* StarPU scheduler name, NULL: StarPU's default. A non-empty STARPU_SCHED
+  int ncuda;         /**< CUDA workers, -1: StarPU's default */
+  const char *sched; /**< StarPU scheduler name, NULL: StarPU's default. A non-empty STARPU_SCHED
                         wins over it (StarPU's rule: environment over configuration).
                         exstar_init fails with EXSTAR_ERR_ARG when this or a non-empty
                         STARPU_SCHED names no StarPU scheduler. */
-  int require;       /* nonzero: fail with EXSTAR_ERR_NO_WORKER when a requested back end
+  int require;       /**< nonzero: fail with EXSTAR_ERR_NO_WORKER when a requested back end
                         has no worker (the default for the CLI) */
 } exstar_config;
 
+/** Fills cfg with the defaults (every field "StarPU's default", all back ends, require 0). */
 void exstar_config_default(exstar_config *cfg);
 
-/* Starts StarPU with cfg (NULL: defaults) and loads exstar's OpenCL programs. If the caller
+/** Starts StarPU with cfg (NULL: defaults) and loads exstar's OpenCL programs. If the caller
  * already started StarPU, cfg must be NULL and exstar only loads its programs; the caller
  * then also shuts StarPU down after exstar_shutdown. The OpenCL sources are embedded in the
  * library; the environment variable EXSTAR_OPENCL_PATH (a directory holding the installed
  * core/ and kernels_cl/ sources) overrides them. */
 int exstar_init(const exstar_config *cfg);
+/** Releases exstar's programs and, when exstar_init started StarPU, shuts StarPU down. */
 int exstar_shutdown(void);
-/* Number of StarPU workers of the given back ends (a bit mask). */
+/** Number of StarPU workers of the given back ends (a bit mask). */
 int exstar_worker_count(unsigned backends);
 
 /* ---- exact accumulators as StarPU data ------------------------------------------------------ */
-/* An exact accumulator holds a real number exactly (a long fixed-point number with carry
+/** Registers a new zero exact accumulator as StarPU data.
+ *
+ * An exact accumulator holds a real number exactly (a long fixed-point number with carry
  * headroom, plus counters of special values). It is registered as StarPU data with
  * reduction methods, so tasks may add into it in STARPU_REDUX mode from any worker: merges
  * are integer additions, exact and order-free. Rounding it is the only rounding. */
-/* New zero accumulator. exstar marks it as its own in the handle's user data
+/** New zero accumulator. exstar marks it as its own in the handle's user data
  * (starpu_data_set_user_data): leave that unset, or the insert calls reject the handle. */
 int exstar_acc_register(starpu_data_handle_t *acc);
-/* Submits the task result := RN(acc); acc is one accumulator (exstar_acc_register, or
+/** Submits the task result := RN(acc); acc is one accumulator (exstar_acc_register, or
  * exstar_accs_register with count 1), result a StarPU variable handle of one double. */
 int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t result);
-/* Unregisters an accumulator from exstar_acc_register (waits for its tasks). */
+/** Unregisters an accumulator from exstar_acc_register (waits for its tasks). */
 void exstar_acc_unregister(starpu_data_handle_t acc);
 
 /* ---- Level 1: reductions ------------------------------------------------------------------- */
 
-/* sum: *result := RN(Σ_{i<n} x_i). */
+/** sum: *result := RN(Σ_{i<n} x_i). */
 int exstar_dsum(int64_t n, const double *x, int64_t incx, double *result);
-/* dot: *result := RN(Σ_{i<n} x_i · y_i), each product exact (no intermediate rounding). */
+/** dot: *result := RN(Σ_{i<n} x_i · y_i), each product exact (no intermediate rounding). */
 int exstar_ddot(int64_t n, const double *x, int64_t incx, const double *y, int64_t incy,
                 double *result);
 
-/* Task insertion into the caller's graph. x and y are StarPU vector handles of doubles; the
+/** Task insertion of sum and dot into the caller's graph.
+ *
+ * x and y are StarPU vector handles of doubles; the
  * vector starts at element offx and has stride incx within it. The exact value is ADDED to
  * acc (mode STARPU_REDUX), so several calls into one accumulator make one longer reduction;
  * round it with exstar_acc_round_insert (acc: one accumulator, as there). nparts > 1 splits the range into that many tasks
  * (0: one task per worker). */
+///@{
 int exstar_dsum_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx,
                        starpu_data_handle_t acc, int nparts);
 int exstar_ddot_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx,
                        starpu_data_handle_t y, int64_t offy, int64_t incy,
                        starpu_data_handle_t acc, int nparts);
+///@}
 
-/* How the blocking calls split their work (0: one task per worker, the default). Changing it
+/** How the blocking calls split their work (0: one task per worker, the default). Changing it
  * never changes a result; tests use it to prove that. */
 void exstar_set_default_nparts(int nparts);
 
 /* ---- codelets, for users' own graphs --------------------------------------------------------- */
-/* Argument blocks, passed as one STARPU_VALUE (starpu_task_insert(..., STARPU_VALUE, &args,
+/** Argument block of exstar_sum_cl and exstar_dot_cl.
+ *
+ * Argument blocks are passed as one STARPU_VALUE (starpu_task_insert(..., STARPU_VALUE, &args,
  * sizeof args, ...)) to the codelets below. */
 struct exstar_reduce_args {
-  int64_t n;          /* elements */
-  int64_t offx, incx; /* first element and stride in buffer 0 */
-  int64_t offy, incy; /* same in buffer 1 (dot only) */
+  int64_t n;          /**< elements */
+  int64_t offx;       /**< first element in buffer 0 */
+  int64_t incx;       /**< stride in buffer 0 */
+  int64_t offy;       /**< first element in buffer 1 (dot only) */
+  int64_t incy;       /**< stride in buffer 1 (dot only) */
 };
-extern struct starpu_codelet exstar_sum_cl;       /* R x, REDUX acc */
-extern struct starpu_codelet exstar_dot_cl;       /* R x, R y, REDUX acc */
-extern struct starpu_codelet exstar_acc_init_cl;  /* W acc: zero */
-extern struct starpu_codelet exstar_acc_redux_cl; /* RW dst, R src: dst += src */
-extern struct starpu_codelet exstar_acc_round_cl; /* R acc, W result (variable double) */
+extern struct starpu_codelet exstar_sum_cl;       /**< R x, REDUX acc */
+extern struct starpu_codelet exstar_dot_cl;       /**< R x, R y, REDUX acc */
+extern struct starpu_codelet exstar_acc_init_cl;  /**< W acc: zero */
+extern struct starpu_codelet exstar_acc_redux_cl; /**< RW dst, R src: dst += src */
+extern struct starpu_codelet exstar_acc_round_cl; /**< R acc, W result (variable double) */
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-// exstar C++ API: a thin layer over exstar.h. Errors become exstar::error exceptions;
-// the exact definitions are the ones written in exstar.h.
+/// @file
+/// exstar C++ API: a thin layer over exstar.h. Errors become exstar::error exceptions;
+/// the exact definitions are the ones written in exstar.h.
 #ifndef EXSTAR_EXSTAR_HPP
 #define EXSTAR_EXSTAR_HPP
 
@@ -9,18 +10,23 @@
 #include <string>
 #include <vector>
 
+/// The C++ API: inline wrappers over the C calls of exstar.h (same definitions, same bits);
+/// a failed status becomes an exstar::error exception.
 namespace exstar {
 
+/// The exception thrown for a failed status: what() is the library's message.
 class error : public std::runtime_error {
 public:
+  /// An exception for status (an exstar_status value) with message msg.
   error(int status, const std::string &msg) : std::runtime_error(msg), status_(status) {}
+  /// The exstar_status value of the failed call.
   int status() const noexcept { return status_; }
 
 private:
   int status_;
 };
 
-// Throws exstar::error for a failed status, with the library's message.
+/// Throws exstar::error for a failed status, with the library's message.
 inline void check(int status)
 {
   if (status != EXSTAR_SUCCESS) {
@@ -29,46 +35,50 @@ inline void check(int status)
   }
 }
 
-// Starts StarPU and exstar for the lifetime of the object.
+/// Starts StarPU and exstar for the lifetime of the object.
 class runtime {
 public:
+  /// exstar_init(cfg) (NULL: defaults); the destructor calls exstar_shutdown().
   explicit runtime(const exstar_config *cfg = nullptr) { check(exstar_init(cfg)); }
   ~runtime() { exstar_shutdown(); }
   runtime(const runtime &) = delete;
   runtime &operator=(const runtime &) = delete;
 };
 
-// RN(Σ x_i).
+/// RN(Σ x_i).
 inline double sum(std::int64_t n, const double *x, std::int64_t incx = 1)
 {
   double r;
   check(exstar_dsum(n, x, incx, &r));
   return r;
 }
+/// The same on a whole std::vector (stride 1).
 inline double sum(const std::vector<double> &x) { return sum((std::int64_t)x.size(), x.data()); }
 
-// RN(Σ x_i·y_i).
+/// RN(Σ x_i·y_i).
 inline double dot(std::int64_t n, const double *x, std::int64_t incx, const double *y, std::int64_t incy)
 {
   double r;
   check(exstar_ddot(n, x, incx, y, incy, &r));
   return r;
 }
+/// The same on two whole std::vectors of equal length (stride 1).
 inline double dot(const std::vector<double> &x, const std::vector<double> &y)
 {
   if (x.size() != y.size()) throw error(EXSTAR_ERR_ARG, "exstar::dot: x and y differ in length");
   return dot((std::int64_t)x.size(), x.data(), 1, y.data(), 1);
 }
 
-// An exact accumulator registered with StarPU, for composing reductions in a task graph.
+/// An exact accumulator registered with StarPU, for composing reductions in a task graph.
 class accumulator {
 public:
   accumulator() { check(exstar_acc_register(&h_)); }
   ~accumulator() { exstar_acc_unregister(h_); }
   accumulator(const accumulator &) = delete;
   accumulator &operator=(const accumulator &) = delete;
+  /// The accumulator's StarPU handle (for exstar_ddot_insert and the like).
   starpu_data_handle_t handle() const { return h_; }
-  // Submits result := RN(this).
+  /// Submits result := RN(this).
   void round_into(starpu_data_handle_t result) { check(exstar_acc_round_insert(h_, result)); }
 
 private:

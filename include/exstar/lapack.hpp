@@ -1,6 +1,7 @@
-// exstar C++ API, LAPACK-style drivers (getrf, getrs, gesv, batches): a thin layer over
-// lapack.h, whose definitions apply. Errors become exstar::error; a singular matrix (info > 0)
-// and non-finite factors are results, not errors: they come back in lu_status.
+/// @file
+/// exstar C++ API, LAPACK-style drivers (getrf, getrs, gesv, batches): a thin layer over
+/// lapack.h, whose definitions apply. Errors become exstar::error; a singular matrix (info > 0)
+/// and non-finite factors are results, not errors: they come back in lu_status.
 #ifndef EXSTAR_LAPACK_HPP
 #define EXSTAR_LAPACK_HPP
 
@@ -8,11 +9,12 @@
 
 namespace exstar {
 
-// What a factorization met: info (0, or j+1 for the first zero u(j,j)) and whether L and U
-// hold NaN or ±inf.
+/// What a factorization met: info (0, or j+1 for the first zero u(j,j)) and whether L and U
+/// hold NaN or ±inf.
 struct lu_status {
-  std::int64_t info = 0;
-  bool nonfinite = false;
+  std::int64_t info = 0;   ///< 0, or j+1 for the first zero u(j,j)
+  bool nonfinite = false;  ///< L or U holds NaN or ±inf
+  /// Neither singular nor non-finite.
   bool ok() const { return info == 0 && !nonfinite; }
 };
 
@@ -28,21 +30,21 @@ inline lu_status lu_check(int status, std::int64_t info)
 }
 } // namespace detail
 
-// LU with partial pivoting, exact left-looking definition (exstar_dgetrf); ipiv: min(m,n) entries.
+/// LU with partial pivoting, exact left-looking definition (exstar_dgetrf); ipiv: min(m,n) entries.
 inline lu_status getrf(std::int64_t m, std::int64_t n, double *A, std::int64_t lda, std::int32_t *ipiv)
 {
   std::int64_t info = 0;
   int s = exstar_dgetrf(m, n, A, lda, ipiv, &info);
   return detail::lu_check(s, info);
 }
-// A column-major n x n (lda = n) held in a vector; ipiv resized to n.
+/// A column-major n x n (lda = n) held in a vector; ipiv resized to n.
 inline lu_status getrf(std::int64_t n, std::vector<double> &A, std::vector<std::int32_t> &ipiv)
 {
   if ((std::int64_t)A.size() < n * n) throw error(EXSTAR_ERR_ARG, "exstar::getrf: A has fewer than n*n entries");
   ipiv.resize((std::size_t)n);
   return getrf(n, n, A.data(), n > 1 ? n : 1, ipiv.data());
 }
-// The plain-double baseline (exstar_dgetrf_plain: not exact, not reproducible).
+/// The plain-double baseline (exstar_dgetrf_plain: not exact, not reproducible).
 inline lu_status getrf_plain(std::int64_t m, std::int64_t n, double *A, std::int64_t lda, std::int32_t *ipiv)
 {
   std::int64_t info = 0;
@@ -50,21 +52,21 @@ inline lu_status getrf_plain(std::int64_t m, std::int64_t n, double *A, std::int
   return detail::lu_check(s, info);
 }
 
-// Task form on StarPU handles (exstar_dgetrf_insert); returns after submission.
+/// Task form on StarPU handles (exstar_dgetrf_insert); returns after submission.
 inline void getrf_insert(std::int64_t m, std::int64_t n, starpu_data_handle_t A, starpu_data_handle_t ipiv,
                          std::int64_t nb = 0)
 {
   check(exstar_dgetrf_insert(m, n, A, ipiv, nb));
 }
 
-// op(A)·X = B with the factors of getrf (exstar_dgetrs).
+/// op(A)·X = B with the factors of getrf (exstar_dgetrs).
 inline void getrs(char trans, std::int64_t n, std::int64_t nrhs, const double *LU, std::int64_t lda,
                   const std::int32_t *ipiv, double *B, std::int64_t ldb)
 {
   check(exstar_dgetrs(trans, n, nrhs, LU, lda, ipiv, B, ldb));
 }
 
-// A·X = B: getrf, getrs and refine_steps steps of iterative refinement (exstar_dgesv).
+/// A·X = B: getrf, getrs and refine_steps steps of iterative refinement (exstar_dgesv).
 inline lu_status gesv(std::int64_t n, std::int64_t nrhs, double *A, std::int64_t lda, std::int32_t *ipiv, double *B,
                       std::int64_t ldb, int refine_steps = 0)
 {
@@ -72,7 +74,7 @@ inline lu_status gesv(std::int64_t n, std::int64_t nrhs, double *A, std::int64_t
   int s = exstar_dgesv(n, nrhs, A, lda, ipiv, B, ldb, refine_steps, &info);
   return detail::lu_check(s, info);
 }
-// One right-hand side b (solution returned in b); A (n x n, lda = n) is overwritten by its factors.
+/// One right-hand side b (solution returned in b); A (n x n, lda = n) is overwritten by its factors.
 inline lu_status gesv(std::int64_t n, std::vector<double> &A, std::vector<double> &b, int refine_steps = 0)
 {
   if ((std::int64_t)A.size() < n * n || (std::int64_t)b.size() != n)
@@ -81,7 +83,7 @@ inline lu_status gesv(std::int64_t n, std::vector<double> &A, std::vector<double
   return gesv(n, 1, A.data(), n > 1 ? n : 1, ipiv.data(), b.data(), n > 1 ? n : 1, refine_steps);
 }
 
-// A batch of independent m x n factorizations, all submitted before any wait (exstar_dgetrf_batch).
+/// A batch of independent m x n factorizations, all submitted before any wait (exstar_dgetrf_batch).
 inline std::vector<lu_status> getrf_batch(std::int64_t m, std::int64_t n, std::vector<double *> &A, std::int64_t lda,
                                           std::vector<std::int32_t *> &ipiv)
 {

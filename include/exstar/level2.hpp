@@ -1,5 +1,6 @@
-// exstar C++ API, Level 2 (gemv): a thin layer over level2.h; errors become exstar::error.
-// The exact definitions are the ones written in level2.h.
+/// @file
+/// exstar C++ API, Level 2 (gemv): a thin layer over level2.h; errors become exstar::error.
+/// The exact definitions are the ones written in level2.h.
 #ifndef EXSTAR_LEVEL2_HPP
 #define EXSTAR_LEVEL2_HPP
 
@@ -7,14 +8,14 @@
 
 namespace exstar {
 
-// y := RN(α·op(A)·x + β·y) per entry, one rounding of the exact value (exstar_dgemv).
+/// y := RN(α·op(A)·x + β·y) per entry, one rounding of the exact value (exstar_dgemv).
 inline void gemv(char trans, std::int64_t m, std::int64_t n, double alpha, const double *A, std::int64_t lda,
                  const double *x, std::int64_t incx, double beta, double *y, std::int64_t incy)
 {
   check(exstar_dgemv(trans, m, n, alpha, A, lda, x, incx, beta, y, incy));
 }
 
-// Column-major A (m x n, lda = m) held in a vector; x and y contiguous and sized to op(A).
+/// Column-major A (m x n, lda = m) held in a vector; x and y contiguous and sized to op(A).
 inline void gemv(char trans, std::int64_t m, std::int64_t n, double alpha, const std::vector<double> &A,
                  const std::vector<double> &x, double beta, std::vector<double> &y)
 {
