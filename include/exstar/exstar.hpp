@@ -90,6 +90,7 @@ private:
 // The per-area wrappers build on exstar::check and exstar::runtime above.
 #include <exstar/level1.hpp>
 #include <exstar/level2.hpp>
+#include <exstar/level3.hpp>
 #include <exstar/trsv.hpp>
 #include <exstar/lapack.hpp>
 #endif

@@ -5,6 +5,7 @@
 #include "tests/level3/level3_cases.hpp"
 #include "tests/exstar_env.hpp"
 #include <exstar/exstar.h>
+#include <exstar/exstar.hpp>
 
 using namespace exstar_test;
 
@@ -207,6 +208,16 @@ TEST_CASE("Level 3 rejects bad arguments before submitting", "[gemm][trsm][args]
   CHECK(exstar_state_gemm_insert('N', 'N', 4, 4, 4, 1.0, hA, 0, 0, hA, 0, 0, hA, 0, 0) == EXSTAR_ERR_ARG); // not a state
   starpu_data_unregister(hv);
   starpu_data_unregister(hA);
+  // the C++ wrappers throw with the message
+  std::vector<double> a2(4, 1.0), b2(4, 1.0), c3(3, 0.0);
+  CHECK_THROWS_AS(exstar::gemm('N', 'N', 2, 2, 2, 1.0, a2, b2, 0.0, c3), exstar::error);
+  c3.resize(4);
+  exstar::gemm('N', 'N', 2, 2, 2, 1.0, a2, b2, 0.0, c3);
+  CHECK(c3[0] == 2.0);
+  std::vector<double> t2{2.0, 1.0, 0.0, 4.0}, x2{2.0, 5.0};
+  exstar::trsm('L', 'L', 'N', 'N', 2, 1, 1.0, t2, x2);
+  CHECK(x2[0] == 1.0);
+  CHECK(x2[1] == 1.0);
   // still works afterwards
   std::vector<double> one{2.0}, two{3.0}, out{0.0};
   REQUIRE(exstar_dgemm('N', 'N', 1, 1, 1, 1.0, one.data(), 1, two.data(), 1, 0.0, out.data(), 1) == EXSTAR_SUCCESS);
