@@ -2,14 +2,15 @@
 // cublasDgemm on the same device data, in one run, and exact trsm vs cublasDtrsm.
 //
 //   cuda_gemm_bench [--min-log K] [--max-log K] [--reps R] [--data uniform|wide|both]
-//                   [--trsm N1,N2,...] [--cfg-sweep] [--csv FILE]
+//                   [--trsm N1,N2,...] [--trsm-nb B1,B2,...] [--cfg-sweep] [--csv FILE]
 //
 // gemm 'N','N', alpha 1, beta 0, n = 2^min .. 2^max (default 2^11 .. 2^13), data uniform in
 // [-1, 1) or with exponents spread over 2^-40..2^40 ("wide"; default: both). Times: medians of R
 // (default 5) runs after 3 warm-ups, CUDA events on one stream; the exact gemm is timed whole
 // (exponent codes, fast kernel, repair, stream-ordered scratch). TFLOP/s "effective": 2n^3 / s.
 // trsm: side L, lower, no transpose, non-unit, n x n with n right-hand sides, uniform data and a
-// dominant diagonal, n in --trsm (default 4096,8192).
+// dominant diagonal, n in --trsm (default 4096,8192), for each block size in --trsm-nb (default
+// the library's; EXSTAR_CUDA_TRSM_NB; the CSV's config column holds it).
 // --cfg-sweep: first times the fast kernel's configurations (EXSTAR_CUDA_GEMM_CFG 0, 1, 2) at the
 // largest gemm size and keeps the fastest for the rest.
 // CSV (stdout and --csv FILE):
@@ -39,6 +40,18 @@ std::vector<double> data(size_t count, bool wide, uint64_t seed)
 
 FILE *g_csv = nullptr;
 
+std::vector<long long> parse_list(const std::string &v)
+{
+  std::vector<long long> out;
+  for (size_t p = 0; p < v.size();) {
+    const size_t q = v.find(',', p);
+    const std::string t = v.substr(p, q == std::string::npos ? std::string::npos : q - p);
+    if (!t.empty() && std::atoll(t.c_str()) > 0) out.push_back(std::atoll(t.c_str()));
+    p = q == std::string::npos ? v.size() : q + 1;
+  }
+  return out;
+}
+
 void row(const char *op, long long n, const char *kind, const char *impl, int cfg, double sec, double flops, double ratio,
          double repaired)
 {
@@ -67,7 +80,7 @@ int main(int argc, char **argv)
 {
   sweep_options o{11, 13, 5, false};
   bool both = true, sweep = false;
-  std::vector<long long> trsm_sizes = {4096, 8192};
+  std::vector<long long> trsm_sizes = {4096, 8192}, trsm_nbs = {0};
   const char *csv = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -76,19 +89,14 @@ int main(int argc, char **argv)
       both = v == "both";
       o.wide = v == "wide";
     } else if (a == "--trsm") {
-      trsm_sizes.clear();
-      std::string v = option_value(argc, argv, i);
-      for (size_t p = 0; p < v.size();) {
-        const size_t q = v.find(',', p);
-        const std::string t = v.substr(p, q == std::string::npos ? std::string::npos : q - p);
-        if (!t.empty() && std::atoll(t.c_str()) > 0) trsm_sizes.push_back(std::atoll(t.c_str()));
-        p = q == std::string::npos ? v.size() : q + 1;
-      }
+      trsm_sizes = parse_list(option_value(argc, argv, i));
+    } else if (a == "--trsm-nb") {
+      trsm_nbs = parse_list(option_value(argc, argv, i));
     } else if (a == "--cfg-sweep") sweep = true;
     else if (a == "--csv") csv = option_value(argc, argv, i);
     else if (!take_sweep_option(argc, argv, i, o)) {
       std::fprintf(stderr, "usage: cuda_gemm_bench [--min-log K] [--max-log K] [--reps R] [--data uniform|wide|both] "
-                           "[--trsm N1,N2] [--cfg-sweep] [--csv FILE]\n");
+                           "[--trsm N1,N2] [--trsm-nb B1,B2] [--cfg-sweep] [--csv FILE]\n");
       return 2;
     }
   }
@@ -203,17 +211,20 @@ int main(int argc, char **argv)
       CHECK_CUBLAS(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, ni, ni,
                                &one, dT.p, ni, dX.p, ni));
     });
-    const double tx = time_stream(s, reps, reset, [&] {
-      CHECK_EXSTAR(exstar_cuda_dtrsm('L', 'L', 'N', 'N', n, n, 1.0, dT.p, 0, n, dX.p, 0, n, 0, dr, s));
-    });
-    unsigned long long rep = 0;
-    CHECK_CUDA(cudaMemcpy(&rep, dr, 8, cudaMemcpyDeviceToHost));
-    const double flops = (double)n * (double)n * (double)n, frac = (double)rep / (double)nn;
-    row("trsm", n, "uniform", "cublas", -1, tt, flops, 1.0, 0.0);
-    row("trsm", n, "uniform", "exstar-kernels", current_cfg(), tx, flops, tx / tt, frac);
-    std::fprintf(stderr, "# trsm n=%lld: exact %.3f ms (%.2f TFLOP/s effective), cublasDtrsm %.3f ms: ratio %.1fx; "
-                         "%llu rows repaired (%.2e)\n",
-                 n, tx * 1e3, flops / tx / 1e12, tt * 1e3, tx / tt, rep, frac);
+    row("trsm", n, "uniform", "cublas", -1, tt, (double)n * n * n, 1.0, 0.0);
+    for (long long nb : trsm_nbs) {
+      if (nb > 0) setenv("EXSTAR_CUDA_TRSM_NB", std::to_string(nb).c_str(), 1);
+      const double tx = time_stream(s, reps, reset, [&] {
+        CHECK_EXSTAR(exstar_cuda_dtrsm('L', 'L', 'N', 'N', n, n, 1.0, dT.p, 0, n, dX.p, 0, n, 0, dr, s));
+      });
+      unsigned long long rep = 0;
+      CHECK_CUDA(cudaMemcpy(&rep, dr, 8, cudaMemcpyDeviceToHost));
+      const double flops = (double)n * (double)n * (double)n, frac = (double)rep / (double)nn;
+      row("trsm", n, "uniform", "exstar-kernels", nb > 0 ? (int)nb : 128, tx, flops, tx / tt, frac);
+      std::fprintf(stderr, "# trsm n=%lld nb=%lld: exact %.3f ms (%.2f TFLOP/s effective), cublasDtrsm %.3f ms: ratio "
+                           "%.1fx; %llu rows repaired (%.2e)\n",
+                   n, nb > 0 ? nb : 128, tx * 1e3, flops / tx / 1e12, tt * 1e3, tx / tt, rep, frac);
+    }
     cudaFree(dr);
   }
   if (g_csv) std::fclose(g_csv);

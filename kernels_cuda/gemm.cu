@@ -13,11 +13,12 @@
 //    Epilogue: gemm: exstar_gemm_finish_fast; proven entries are written, the others appended
 //    to a device-side list (atomicAdd; beyond its capacity, a bit mask) and C(i, j) untouched;
 //    state: st(i, j) += sign (S + R) within E (exstar_gemm_state_add).
-// 3. The repair kernel: a warp per listed entry (the count is read on the device: no host
-//    synchronization anywhere), first the retry pass of core/gemm.inc (the entry's own split
-//    constant, its terms shared by the lanes: S exact in any order, R within the same bound),
-//    else the exact path: each lane a private accumulator of its terms (core/gemm.inc), merged
-//    by integer atomics into the warp's shared accumulator, beta*c added, one rounding.
+// 3. The repair, a warp per listed entry (the counts are read on the device: no host
+//    synchronization anywhere): first the retry pass of core/gemm.inc (the entry's own split
+//    constant, its terms shared by the lanes: S exact in any order, R within the same bound; a
+//    kernel of few registers, many warps in flight), then for what it declines the exact path:
+//    each lane a private accumulator of its terms (core/gemm.inc), merged by integer atomics
+//    into the warp's shared accumulator, beta*c added, one rounding.
 //    exact_only (and k == 0): every entry through the exact path.
 // Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync).
 #include <cuda_runtime.h>
@@ -157,9 +158,9 @@ __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_
 // Tile geometry. Thread (tx, ty) owns rows ty*2 + {0,1} + p*(BM/(TM/2)) and columns
 // tx*2 + {0,1} + p*(BN/(TN/2)): pairs of doubles (one 16-byte shared load each), the pairs of a
 // warp's threads side by side (no bank conflict).
-template <int BM_, int BN_, int TM_, int TN_, int MINB_>
+template <int BM_, int BN_, int TM_, int TN_, int MINB_, int BK_ = 16, int STAGES_ = 3>
 struct cfg {
-  static constexpr int BM = BM_, BN = BN_, BK = 16, TM = TM_, TN = TN_, MINB = MINB_, STAGES = 3;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, MINB = MINB_, STAGES = STAGES_;
   static constexpr int TX = BN / TN, TY = BM / TM, THREADS = TX * TY;
   static constexpr int PAD = 2; // a row of a shared tile is 16-byte aligned, k-neighbours 4 banks apart
   static constexpr int LDA = BM + PAD, LDB = BN + PAD;
@@ -263,10 +264,14 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
 }
 
 // The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (96 registers
-// of S, R and sigma). EXSTAR_CUDA_GEMM_CFG=1 / 2 pick the others (measurements).
+// of S, R and sigma; 214 registers in all: one block, 8 warps, a multiprocessor), k in steps of
+// 16, three stages. EXSTAR_CUDA_GEMM_CFG=1 / 2 pick the others (measurements): 1: k in steps of
+// 32 (half the barriers); 2: four stages. (Measured on the H100 at n = 8192: 64 x 64 capped at
+// 128 registers for two blocks a multiprocessor spills, 4.61 TFLOP/s; 64 x 32 blocks of 128
+// threads, three a multiprocessor, 4.01; this one 4.91.)
 using cfg0 = cfg<64, 64, 4, 4, 1>;
-using cfg1 = cfg<64, 64, 4, 4, 2>;
-using cfg2 = cfg<64, 32, 4, 4, 3>;
+using cfg1 = cfg<64, 64, 4, 4, 1, 32, 3>;
+using cfg2 = cfg<64, 64, 4, 4, 1, 16, 4>;
 
 template <class G, int MODE, bool AT, bool BT>
 int launch_one(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
@@ -333,41 +338,48 @@ struct repair_args {
   opview A, B;
   double *C;
   int64_t offc, ldc;
-  int exact_only;
   unsigned long long *repaired;
 };
 
-// The entry (i, j) by a warp; every lane calls. Lane 0 writes C.
-__device__ void repair_entry(const repair_args &a, int64_t i, int64_t j, exstar_i64 *sacc, int lane)
+// core/gemm.inc's retry pass for the entry (i, j) by a warp, its terms shared by the lanes: the
+// same sigma (a max), S exact in any order, R within the same bound (each addition still errs by
+// at most 2^-53 of a partial sum of at most k rests). Every lane calls; 1 when lane 0 wrote C.
+__device__ __forceinline__ int retry_entry(const repair_args &a, int64_t i, int64_t j, int lane)
 {
   double *cp = a.C + a.offc + i + j * a.ldc;
-  const double cin = a.beta != 0.0 ? *cp : 0.0;
   const double *pa = a.A.p + a.A.off + i * a.A.rs, *pb = a.B.p + a.B.off + j * a.B.cs;
   const int64_t sa = a.A.cs, sb = a.B.rs;
-  if (!a.exact_only && a.k > 0) {
-    // core/gemm.inc's retry pass, the terms shared by the lanes: the same sigma (a max), S exact
-    // in any order, R within the same bound (each addition still errs by at most 2^-53 of a
-    // partial sum of at most k rests)
-    int e = 2 * EXSTAR_GEMM_EXP_ZERO;
-    for (int64_t l = lane; l < a.k; l += 32) e = exstar_exp_max(e, exstar_exp_above(pa[l * sa]) + exstar_exp_above(pb[l * sb]));
-    e = __reduce_max_sync(kFull, e);
-    const double sigma = exstar_gemm_sigma(e, 0, exstar_gemm_count_exp(a.k));
-    double S = 0.0, R = 0.0;
-    for (int64_t l = lane; l < a.k; l += 32) exstar_gemm_term(pa[l * sa], pb[l * sb], sigma, &S, &R);
+  int e = 2 * EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll 4
+  for (int64_t l = lane; l < a.k; l += 32) e = exstar_exp_max(e, exstar_exp_above(pa[l * sa]) + exstar_exp_above(pb[l * sb]));
+  e = __reduce_max_sync(kFull, e);
+  const double sigma = exstar_gemm_sigma(e, 0, exstar_gemm_count_exp(a.k));
+  double S = 0.0, R = 0.0;
+#pragma unroll 4
+  for (int64_t l = lane; l < a.k; l += 32) exstar_gemm_term(pa[l * sa], pb[l * sb], sigma, &S, &R);
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-      S += __shfl_down_sync(kFull, S, off);
-      R += __shfl_down_sync(kFull, R, off);
-    }
-    double y;
-    int ok = lane == 0 ? exstar_gemm_finish_fast(S, R, exstar_gemm_bound(a.k, sigma), a.alpha, a.beta, cin, &y) : 0;
-    ok = __shfl_sync(kFull, ok, 0);
-    if (ok) {
-      if (lane == 0) *cp = y;
-      return;
-    }
+  for (int off = 16; off > 0; off >>= 1) {
+    S += __shfl_down_sync(kFull, S, off);
+    R += __shfl_down_sync(kFull, R, off);
   }
-  // the exact path: lane l takes terms l, l + 32, ... into its private accumulator
+  int ok = 0;
+  if (lane == 0) {
+    const double cin = a.beta != 0.0 ? *cp : 0.0;
+    double y;
+    ok = exstar_gemm_finish_fast(S, R, exstar_gemm_bound(a.k, sigma), a.alpha, a.beta, cin, &y);
+    if (ok) *cp = y;
+  }
+  return __shfl_sync(kFull, ok, 0);
+}
+
+// The exact path for the entry (i, j) by a warp: lane l takes terms l, l + 32, ... into its
+// private accumulator (core/gemm.inc), normalized, added into the warp's shared one with integer
+// atomics; lane 0 adds beta*c and rounds. Every lane calls.
+__device__ __noinline__ void exact_entry(const repair_args &a, int64_t i, int64_t j, exstar_i64 *sacc, int lane)
+{
+  double *cp = a.C + a.offc + i + j * a.ldc;
+  const double *pa = a.A.p + a.A.off + i * a.A.rs, *pb = a.B.p + a.B.off + j * a.B.cs;
+  const int64_t sa = a.A.cs, sb = a.B.rs;
   for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) sacc[w] = 0;
   __syncwarp();
   {
@@ -381,33 +393,45 @@ __device__ void repair_entry(const repair_args &a, int64_t i, int64_t j, exstar_
   }
   __syncwarp();
   if (lane == 0) {
+    const double cin = a.beta != 0.0 ? *cp : 0.0;
     exstar_acc_add_beta_y_priv(sacc, a.beta, cin);
     *cp = exstar_acc_round_private(sacc);
   }
   __syncwarp();
 }
 
-// The listed entries (count read here), or every entry (all != 0). A warp an entry.
+// The listed entries (count read here): the retry pass, a warp an entry, few registers (many
+// warps in flight: its loads are latency-bound); what it declines goes to list2.
+__global__ void __launch_bounds__(256) retry_kernel(repair_args a, const int64_t *list, const unsigned long long *count,
+                                                    int64_t cap, int64_t *list2, unsigned long long *count2)
+{
+  const int lane = threadIdx.x & 31;
+  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5, warps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+  const unsigned long long c = *count;
+  const int64_t items = (int64_t)c < cap ? (int64_t)c : cap;
+  for (int64_t t = warp; t < items; t += warps) {
+    const int64_t x = list[t];
+    if (!retry_entry(a, x % a.m, x / a.m, lane) && lane == 0) list2[atomicAdd(count2, 1ull)] = x;
+  }
+  if (a.repaired && warp == 0 && lane == 0) atomicAdd(a.repaired, c);
+}
+
+// The exact path over list2 (count2 read here), or over every entry (all != 0). A warp an entry.
 __global__ void __launch_bounds__(32 * kRepairWarps)
-    repair_kernel(repair_args a, const int64_t *list, const unsigned long long *count, int64_t cap, int all)
+    exact_kernel(repair_args a, const int64_t *list2, const unsigned long long *count2, int all)
 {
   __shared__ exstar_i64 sacc[kRepairWarps][EXSTAR_ACC_WORDS];
   const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
   const int64_t warp = (int64_t)blockIdx.x * kRepairWarps + wib, warps = (int64_t)gridDim.x * kRepairWarps;
-  int64_t items;
-  if (all) items = a.m * a.n;
-  else {
-    const unsigned long long c = *count;
-    items = (int64_t)c < cap ? (int64_t)c : cap;
-  }
+  const int64_t items = all ? a.m * a.n : (int64_t)*count2;
   for (int64_t t = warp; t < items; t += warps) {
-    const int64_t x = all ? t : list[t];
-    repair_entry(a, x % a.m, x / a.m, sacc[wib], lane);
+    const int64_t x = all ? t : list2[t];
+    exact_entry(a, x % a.m, x / a.m, sacc[wib], lane);
   }
-  if (a.repaired && blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.repaired, all ? (unsigned long long)items : *count);
+  if (all && a.repaired && blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.repaired, (unsigned long long)items);
 }
 
-// The entries beyond the list's capacity (their mask bits), when there are any.
+// The entries beyond the list's capacity (their mask bits), when there are any: both passes.
 __global__ void __launch_bounds__(32 * kRepairWarps)
     repair_mask_kernel(repair_args a, const unsigned *mask, int64_t words, const unsigned long long *count, int64_t cap)
 {
@@ -421,7 +445,7 @@ __global__ void __launch_bounds__(32 * kRepairWarps)
       const int b = __ffs(bits) - 1;
       bits &= bits - 1;
       const int64_t x = w * 32 + b;
-      repair_entry(a, x % a.m, x / a.m, sacc[wib], lane);
+      if (!retry_entry(a, x % a.m, x / a.m, lane)) exact_entry(a, x % a.m, x / a.m, sacc[wib], lane);
     }
   }
 }
@@ -467,23 +491,24 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
   if (k < 0) return -(int)cudaErrorInvalidValue;
   cudaStream_t s = (cudaStream_t)stream;
   const opview a = make_op(transa, A, offa, lda), b = make_op(transb, B, offb, ldb);
-  repair_args ra{m, n, k, alpha, beta, a, b, C, offc, ldc, exact_only, repaired};
+  repair_args ra{m, n, k, alpha, beta, a, b, C, offc, ldc, repaired};
   if (exact_only || k == 0) { // every entry the exact way
-    repair_kernel<<<grid_cap(cdiv(m * n, kRepairWarps), 8192), 32 * kRepairWarps, 0, s>>>(ra, nullptr, nullptr, 0, 1);
+    exact_kernel<<<grid_cap(cdiv(m * n, kRepairWarps), 8192), 32 * kRepairWarps, 0, s>>>(ra, nullptr, nullptr, 1);
     return status(cudaGetLastError());
   }
-  // scratch: the count, the list (capacity m*n up to 2^21 entries), the mask beyond it, the codes
+  // scratch: two counts, the list and the retry's list (capacity m*n up to 2^21 entries each),
+  // the mask beyond it, the codes
   const int64_t mn = m * n, cap = mn < (1 << 21) ? mn : (1 << 21);
   const int64_t words = mn > cap ? cdiv(mn, 32) : 0;
   const size_t bytes_list = sizeof(int64_t) * (size_t)cap, bytes_mask = sizeof(unsigned) * (size_t)words;
-  const size_t bytes = 16 + bytes_list + bytes_mask + sizeof(int) * (size_t)(m + n);
+  const size_t bytes = 16 + 2 * bytes_list + bytes_mask + sizeof(int) * (size_t)(m + n);
   char *scratch = nullptr;
   cudaError_t ce = cudaMallocAsync((void **)&scratch, bytes, s);
   if (ce != cudaSuccess) return status(ce);
-  unsigned long long *count = (unsigned long long *)scratch;
-  int64_t *list = (int64_t *)(scratch + 16);
-  unsigned *mask = words ? (unsigned *)(scratch + 16 + bytes_list) : nullptr;
-  int *ex = (int *)(scratch + 16 + bytes_list + bytes_mask);
+  unsigned long long *count = (unsigned long long *)scratch, *count2 = count + 1;
+  int64_t *list = (int64_t *)(scratch + 16), *list2 = list + cap;
+  unsigned *mask = words ? (unsigned *)(scratch + 16 + 2 * bytes_list) : nullptr;
+  int *ex = (int *)(scratch + 16 + 2 * bytes_list + bytes_mask);
   int st = status(cudaMemsetAsync(count, 0, 16, s));
   if (st == 0 && mask) st = status(cudaMemsetAsync(mask, 0, bytes_mask, s));
   if (st == 0) st = line_exps(a, m, k, ex, s);
@@ -492,9 +517,13 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
   e.alpha = alpha, e.beta = beta, e.C = C, e.offc = offc, e.ldc = ldc, e.count = count, e.list = list, e.cap = cap,
   e.mask = mask;
   if (st == 0) st = launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
+  // grids for a typical decline rate; grid-stride beyond (the counts are on the device)
   if (st == 0) {
-    // enough warps for a typical decline rate; grid-stride beyond (the count is on the device)
-    repair_kernel<<<grid_cap(cdiv(cap, kRepairWarps), 2048), 32 * kRepairWarps, 0, s>>>(ra, list, count, cap, 0);
+    retry_kernel<<<grid_cap(cdiv(cap, 8), 2048), 256, 0, s>>>(ra, list, count, cap, list2, count2);
+    st = status(cudaGetLastError());
+  }
+  if (st == 0) {
+    exact_kernel<<<grid_cap(cdiv(cap, kRepairWarps), 1024), 32 * kRepairWarps, 0, s>>>(ra, list2, count2, 0);
     st = status(cudaGetLastError());
   }
   if (st == 0 && mask) {

@@ -67,10 +67,14 @@ __global__ void init_kernel(tri s, int64_t lo, int64_t len, double alpha, exstar
 }
 
 // Rows [lo, lo + len) of kRhs right-hand sides a block (one warp), the unknowns outside solved.
+// TS: the block's triangle of op_e(T) staged in shared memory too (its terms then wait on no
+// global load).
+template <bool TS>
 __global__ void __launch_bounds__(kRhs) diag_kernel(tri s, int64_t lo, int64_t len, double alpha, const exstar_bdd *st,
                                                     int exact_only, unsigned long long *repaired)
 {
-  extern __shared__ double xs[]; // [len][kXs]: b, then x, of the block's rhs
+  extern __shared__ double xs[]; // [len][kXs]: b, then x, of the block's rhs; then Ts [len][len]
+  double *ts = xs + len * kXs;
   const int lane = threadIdx.x;
   const int64_t v0 = (int64_t)blockIdx.x * kRhs, v = v0 + lane;
   if (s.es == 1) { // side L: a column's rows are contiguous
@@ -79,6 +83,12 @@ __global__ void __launch_bounds__(kRhs) diag_kernel(tri s, int64_t lo, int64_t l
   } else if (v < s.nrhs) {
     for (int64_t r = 0; r < len; ++r) xs[r * kXs + lane] = s.X[s.xoff + (lo + r) * s.es + v * s.vs];
   }
+  if (TS) // the triangle that is read (the other one never is), coalesced along the stored order
+    for (int64_t q = lane; q < len * len; q += 32) {
+      const int64_t r = s.trs == 1 ? q % len : q / len, c = s.trs == 1 ? q / len : q % len;
+      if (s.forward ? c < r : c > r) ts[r * len + c] = s.T[s.toff + (lo + r) * s.trs + (lo + c) * s.tcs];
+      else if (c == r && !s.unit) ts[r * len + c] = s.T[s.toff + (lo + r) * (s.trs + s.tcs)];
+    }
   __syncwarp();
   if (v >= s.nrhs) return;
   unsigned long long mine = 0;
@@ -87,13 +97,16 @@ __global__ void __launch_bounds__(kRhs) diag_kernel(tri s, int64_t lo, int64_t l
     const int64_t i = s.forward ? lo + step : lo + len - 1 - step, r = i - lo;
     const int64_t b0 = s.forward ? lo : i + 1, b1 = s.forward ? i : lo + len; // in-block solved unknowns
     const double *trow = s.T + s.toff + i * s.trs;
+    const double *tsr = ts + r * len - lo; // tsr[j] = op_e(T)(i, j) for in-block j
     const double bi = xs[r * kXs + lane];
     double num = 0.0;
     int good = !exact_only;
     if (good) {
       exstar_bdd d = st[r + v * len];
       int fine = 1;
-      for (int64_t j = b0; j < b1; ++j) fine &= exstar_bdd_add_product(&d, -trow[j * s.tcs], xs[(j - lo) * kXs + lane]);
+#pragma unroll 4
+      for (int64_t j = b0; j < b1; ++j)
+        fine &= exstar_bdd_add_product(&d, -(TS ? tsr[j] : trow[j * s.tcs]), xs[(j - lo) * kXs + lane]);
       good = fine & exstar_bdd_round_ok(&d, &num);
     }
     if (!good) { // every earlier unknown is in X by now (the block's ones written through below)
@@ -105,22 +118,19 @@ __global__ void __launch_bounds__(kRhs) diag_kernel(tri s, int64_t lo, int64_t l
       num = exstar_acc_round_private(acc);
       ++mine;
     }
-    const double x = s.unit ? num : num / trow[i * s.tcs];
+    const double x = s.unit ? num : num / (TS ? tsr[i] : trow[i * s.tcs]);
     xs[r * kXs + lane] = x;
     s.X[s.xoff + i * s.es + v * s.vs] = x;
   }
   if (repaired && mine) atomicAdd(repaired, mine);
 }
 
+// Rows a block: 128 (read at every call: EXSTAR_CUDA_TRSM_NB, 8..512, for measurements).
 int block_rows()
 {
-  static int nb = 0;
-  if (!nb) {
-    const char *e = getenv("EXSTAR_CUDA_TRSM_NB"); // measurements only
-    const int v = e ? atoi(e) : 0;
-    nb = v >= 8 && v <= 512 ? v : 128;
-  }
-  return nb;
+  const char *e = getenv("EXSTAR_CUDA_TRSM_NB");
+  const int v = e ? atoi(e) : 0;
+  return v >= 8 && v <= 512 ? v : 128;
 }
 
 } // namespace
@@ -144,9 +154,12 @@ extern "C" int exstar_cuda_dtrsm(char side, char uplo, char transa, char diag, i
   s.X = B, s.xoff = offb, s.es = left ? 1 : ldb, s.vs = left ? ldb : 1;
   s.forward = is(uplo, 'L') != trans_e, s.unit = is(diag, 'U');
   const int64_t nb = s.N < block_rows() ? s.N : block_rows();
-  const size_t smem = sizeof(double) * (size_t)nb * kXs;
+  const size_t smem_x = sizeof(double) * (size_t)nb * kXs, smem_t = sizeof(double) * (size_t)(nb * nb);
+  const bool ts = smem_x + smem_t <= 200 * 1024;
+  const size_t smem = ts ? smem_x + smem_t : smem_x;
   if (smem > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(diag_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t e = ts ? cudaFuncSetAttribute(diag_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)
+                       : cudaFuncSetAttribute(diag_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return status(e);
   }
   exstar_bdd *st = nullptr;
@@ -172,7 +185,9 @@ extern "C" int exstar_cuda_dtrsm(char side, char uplo, char transa, char diag, i
       }
     }
     if (rc == 0) {
-      diag_kernel<<<gdiag, kRhs, sizeof(double) * (size_t)len * kXs, cs>>>(s, lo, len, alpha, st, exact_only, repaired);
+      const size_t sm = sizeof(double) * (size_t)len * kXs + (ts ? sizeof(double) * (size_t)(len * len) : 0);
+      if (ts) diag_kernel<true><<<gdiag, kRhs, sm, cs>>>(s, lo, len, alpha, st, exact_only, repaired);
+      else diag_kernel<false><<<gdiag, kRhs, sm, cs>>>(s, lo, len, alpha, st, exact_only, repaired);
       rc = status(cudaGetLastError());
     }
   }
