@@ -264,13 +264,18 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
 }
 
 // The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (96 registers
-// of S, R and sigma; 214 registers in all: one block, 8 warps, a multiprocessor), k in steps of
-// 16, three stages. EXSTAR_CUDA_GEMM_CFG=1 / 2 pick the others (measurements): 1: k in steps of
-// 32 (half the barriers); 2: four stages. (Measured on the H100 at n = 8192: 64 x 64 capped at
-// 128 registers for two blocks a multiprocessor spills, 4.61 TFLOP/s; 64 x 32 blocks of 128
-// threads, three a multiprocessor, 4.01; this one 4.91.)
-using cfg0 = cfg<64, 64, 4, 4, 1>;
-using cfg1 = cfg<64, 64, 4, 4, 1, 32, 3>;
+// of S, R and sigma; about 214 in all: one block, 8 warps, a multiprocessor), k in steps of 32,
+// three stages (101 KB of shared memory). EXSTAR_CUDA_GEMM_CFG=1 / 2 pick others, for
+// measurements: 1: k in steps of 16; 2: steps of 16, four stages. Measured on the H100 at
+// n = 8192 (uniform): 5.05, 4.91, 4.93 TFLOP/s effective; earlier, 64 x 64 capped at 128
+// registers for two blocks a multiprocessor (spills) 4.61, 64 x 32 blocks of 128 threads 4.01.
+// ncu (n = 4096, this one): FP64 pipe 77% of peak; per issued instruction 4.3 cycles with 2 warps
+// a scheduler: 1.0 selected, 1.16 fixed-latency dependencies ("wait"), 1.03 FP64 pipe busy,
+// 0.82 not selected, barriers and shared loads < 0.1 each. The rest of the pipe's time is the
+// register budget: 6 registers an entry allow 2 warps a scheduler, too few to cover every
+// dependency of the 5-instruction chains.
+using cfg0 = cfg<64, 64, 4, 4, 1, 32, 3>;
+using cfg1 = cfg<64, 64, 4, 4, 1>;
 using cfg2 = cfg<64, 64, 4, 4, 1, 16, 4>;
 
 template <class G, int MODE, bool AT, bool BT>
