@@ -1,12 +1,26 @@
 // Exact Level 3 on the GPU (core/gemm.h): gemm and the GEMM-accumulate state through one
 // register-tiled kernel of the fast path, and the exact repair of what its check declines.
 //
-// The fast kernel: blocks of 64 x 64 entries, k in steps of 16 through shared memory, each thread
-// a 4 x 4 register tile holding S, R and sigma per entry: 5 FP64 instructions a term (2 DFMA,
-// 3 DADD). Its epilogue either writes y (gemm; the check proved it) or sets the entry's bit in a
-// mask, or adds S + R within E to the entry's state. The repair kernel then computes the masked
-// entries exactly (a private accumulator per thread, core/gemm.inc). Nothing waits on the host;
-// scratch is stream-ordered (cudaMallocAsync).
+// 1. Exponent codes (exps): 2^e >= max |.| of each row of op(A) and each column of op(B) over
+//    the k terms (EXSTAR_GEMM_EXP_NONFINITE for a NaN or inf), a block of threads per 32 lines
+//    that lie side by side in memory, or a warp per line stored contiguously.
+// 2. The fast kernel: blocks of BM x BN entries, k in steps of BK through a STAGES-deep ring of
+//    shared tiles filled by cp.async (8-byte copies: any lda, any offset; the transposes are
+//    taken in the copy: op(A) and op(B) always land k-major, padded against bank conflicts;
+//    out-of-range elements are zero-filled by the copy itself), each thread a TM x TN register
+//    tile with S, R and sigma per entry: exactly exstar_gemm_term's 5 FP64 instructions a term
+//    (2 DFMA, 3 DADD), terms of an entry in order l = 0, 1, ... (the CPU kernel's order too).
+//    Epilogue: gemm: exstar_gemm_finish_fast; proven entries are written, the others appended
+//    to a device-side list (atomicAdd; beyond its capacity, a bit mask) and C(i, j) untouched;
+//    state: st(i, j) += sign (S + R) within E (exstar_gemm_state_add).
+// 3. The repair, a warp per listed entry (the counts are read on the device: no host
+//    synchronization anywhere): first the retry pass of core/gemm.inc (the entry's own split
+//    constant, its terms shared by the lanes: S exact in any order, R within the same bound; a
+//    kernel of few registers, many warps in flight), then for what it declines the exact path:
+//    each lane a private accumulator of its terms (core/gemm.inc), merged by integer atomics
+//    into the warp's shared accumulator, beta*c added, one rounding.
+//    exact_only (and k == 0): every entry through the exact path.
+// Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync).
 #include <cuda_runtime.h>
 #include "kernels_cuda/gemm.h"
 #include "kernels_cuda/acc_cuda.cuh"
@@ -30,8 +44,7 @@
 
 namespace {
 
-constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4, THREADS = 256;
-static_assert((BM / TM) * (BN / TN) == THREADS, "a 4 x 4 tile per thread");
+constexpr unsigned kFull = 0xffffffffu;
 
 // op(X)(i, l) = X[off + i*rs + l*cs].
 struct opview {
@@ -45,201 +58,431 @@ opview make_op(char trans, const double *p, int64_t off, int64_t ld)
   return t ? opview{p, off, ld, 1} : opview{p, off, 1, ld};
 }
 
-// Exponent code of each of `lines` lines of k elements: line r is X[off + r*rs + l*cs], l < k.
-__global__ void line_exps(opview X, int64_t lines, int64_t k, int *out)
+int status(cudaError_t e) { return e == cudaSuccess ? 0 : -(int)e; }
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+unsigned grid_cap(int64_t blocks, int64_t cap) { return (unsigned)(blocks < 1 ? 1 : blocks < cap ? blocks : cap); }
+
+// ---- 1. exponent codes -------------------------------------------------------------------------
+
+// Lines side by side (rs == 1): 32 lines a block, 8 threads a line (slices of l), coalesced.
+__global__ void __launch_bounds__(256) exps_adjacent(opview X, int64_t lines, int64_t k, int *out)
 {
-  const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= lines) return;
-  double mx = 0.0;
-  int finite = 1;
-  for (int64_t l = 0; l < k; ++l) {
-    const double a = fabs(X.p[X.off + r * X.rs + l * X.cs]);
-    finite &= a <= EXSTAR_DBL_MAX;
-    mx = a > mx ? a : mx;
+  __shared__ int red[8][32];
+  const int x = threadIdx.x & 31, y = threadIdx.x >> 5;
+  const int64_t r = (int64_t)blockIdx.x * 32 + x;
+  int e = EXSTAR_GEMM_EXP_ZERO;
+  if (r < lines)
+    for (int64_t l = y; l < k; l += 8) e = exstar_exp_max(e, exstar_exp_above(X.p[X.off + r + l * X.cs]));
+  red[y][x] = e;
+  __syncthreads();
+  if (y == 0 && r < lines) {
+#pragma unroll
+    for (int q = 1; q < 8; ++q) e = exstar_exp_max(e, red[q][x]);
+    out[r] = e;
   }
-  out[r] = finite ? exstar_exp_above(mx) : EXSTAR_GEMM_EXP_NONFINITE;
 }
+
+// Lines stored contiguously (cs == 1): a warp a line.
+__global__ void __launch_bounds__(256) exps_contiguous(opview X, int64_t lines, int64_t k, int *out)
+{
+  const int64_t r = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (r >= lines) return;
+  int e = EXSTAR_GEMM_EXP_ZERO;
+  for (int64_t l = lane; l < k; l += 32) e = exstar_exp_max(e, exstar_exp_above(X.p[X.off + r * X.rs + l]));
+  e = __reduce_max_sync(kFull, e);
+  if (lane == 0) out[r] = e;
+}
+
+// Codes of `lines` lines (line r: X(r, l), l < k) into out. (exp_above is monotone in |x| and
+// maps NaN and inf above everything: the max of the codes is the code of the max.)
+int line_exps(const opview &X, int64_t lines, int64_t k, int *out, cudaStream_t s)
+{
+  if (X.rs == 1 && X.cs != 1) exps_adjacent<<<(unsigned)cdiv(lines, 32), 256, 0, s>>>(X, lines, k, out);
+  else if (X.cs == 1) exps_contiguous<<<(unsigned)cdiv(lines, 8), 256, 0, s>>>(X, lines, k, out);
+  else exps_adjacent<<<(unsigned)cdiv(lines, 32), 256, 0, s>>>(opview{X.p, X.off, 1, X.cs}, lines, k, out);
+  return status(cudaGetLastError());
+}
+
+// ---- 2. the fast kernel ------------------------------------------------------------------------
+
+__device__ __forceinline__ void cp_async8(void *smem, const double *gmem, bool valid)
+{
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s), "l"(gmem), "r"(valid ? 8 : 0) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 
 enum mode { GEMM = 0, STATE = 1 };
 
 struct epilogue {
-  double alpha, beta;   // gemm
-  double *C;            // gemm: C(i, j) = C[offc + i + j*ldc]
+  double alpha, beta;            // gemm
+  double *C;                     // gemm: C(i, j) = C[offc + i + j*ldc]
   int64_t offc, ldc;
-  unsigned *mask;       // gemm: bit i + j*m set where the check declined
-  exstar_bdd *st;       // state: st(i, j) = st[offst + i + j*ldst]
+  unsigned long long *count;     // gemm: entries declined so far (the list's length, may pass cap)
+  int64_t *list;                 // gemm: i + j*m of declined entries, the first `cap`
+  int64_t cap;
+  unsigned *mask;                // gemm: bit i + j*m of declined entries beyond cap (or NULL)
+  exstar_bdd *st;                // state: st(i, j) = st[offst + i + j*ldst]
   int64_t offst, ldst;
-  double sign;          // state
+  double sign;                   // state
 };
 
-// The tile of op(A)·op(B) at (blockIdx.y*BM, blockIdx.x*BN).
+// The epilogue of one entry (not inlined: the main loop keeps every register).
 template <int MODE>
-__global__ void __launch_bounds__(THREADS) fast_kernel(int64_t m, int64_t n, int64_t k, opview A, opview B,
-                                                       const int *ea, const int *eb, int ep, epilogue ep_)
+__device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_t k, int64_t i, int64_t j, double S,
+                                          double R, double sigma)
 {
-  __shared__ double As[2][BK][BM];
-  __shared__ double Bs[2][BK][BN];
-  const int tid = threadIdx.x, tx = tid % (BN / TN), ty = tid / (BN / TN);
+  const double E = exstar_gemm_bound(k, sigma);
+  if (MODE == GEMM) {
+    double *cp = ep_.C + ep_.offc + i + j * ep_.ldc;
+    const double cin = ep_.beta != 0.0 ? *cp : 0.0;
+    double y;
+    if (exstar_gemm_finish_fast(S, R, E, ep_.alpha, ep_.beta, cin, &y)) {
+      *cp = y;
+    } else {
+      const int64_t x = i + j * m;
+      const unsigned long long slot = atomicAdd(ep_.count, 1ull);
+      if ((int64_t)slot < ep_.cap) ep_.list[slot] = x;
+      else atomicOr(&ep_.mask[x >> 5], 1u << (x & 31));
+    }
+  } else {
+    exstar_bdd *d = ep_.st + ep_.offst + i + j * ep_.ldst;
+    exstar_bdd v = *d;
+    exstar_gemm_state_add(&v, S, R, E, ep_.sign);
+    *d = v;
+  }
+}
+
+// Tile geometry. Thread (tx, ty) owns rows ty*2 + {0,1} + p*(BM/(TM/2)) and columns
+// tx*2 + {0,1} + p*(BN/(TN/2)): pairs of doubles (one 16-byte shared load each), the pairs of a
+// warp's threads side by side (no bank conflict).
+template <int BM_, int BN_, int TM_, int TN_, int MINB_, int BK_ = 16, int STAGES_ = 3>
+struct cfg {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, MINB = MINB_, STAGES = STAGES_;
+  static constexpr int TX = BN / TN, TY = BM / TM, THREADS = TX * TY;
+  static constexpr int PAD = 2; // a row of a shared tile is 16-byte aligned, k-neighbours 4 banks apart
+  static constexpr int LDA = BM + PAD, LDB = BN + PAD;
+  static constexpr int SMEM = (int)sizeof(double) * STAGES * BK * (LDA + LDB);
+  static_assert(TM % 2 == 0 && TN % 2 == 0, "pairs");
+  static_assert((BM * BK) % THREADS == 0 && (BN * BK) % THREADS == 0, "whole copies a thread");
+};
+
+// The BM x BN tile of op(A)·op(B) at (blockIdx.y*BM, blockIdx.x*BN). AT / BT: op(A) / op(B) is
+// the transpose of the stored matrix (A.cs == 1 / B.cs == 1).
+template <class G, int MODE, bool AT, bool BT>
+__global__ void __launch_bounds__(G::THREADS, G::MINB)
+    fast_kernel(int64_t m, int64_t n, int64_t k, opview A, opview B, const int *ea, const int *eb, int ep, epilogue ep_)
+{
+  constexpr int BM = G::BM, BN = G::BN, BK = G::BK, TM = G::TM, TN = G::TN, ST = G::STAGES;
+  extern __shared__ __align__(16) double smem_[];
+  double *As = smem_;                          // [ST][BK][LDA]
+  double *Bs = smem_ + ST * BK * G::LDA;       // [ST][BK][LDB]
+  const int tid = threadIdx.x, tx = tid % G::TX, ty = tid / G::TX;
   const int64_t i0 = (int64_t)blockIdx.y * BM, j0 = (int64_t)blockIdx.x * BN;
-  double S[TM][TN], R[TM][TN], G[TM][TN];
+
+  // global -> shared, one stage (k-tile kt): coalesced along the stored order
+  auto load = [&](int stage, int64_t kt) {
+    const int64_t k0 = kt * BK;
+    double *as = As + stage * BK * G::LDA, *bs = Bs + stage * BK * G::LDB;
+#pragma unroll
+    for (int q = 0; q < (BM * BK) / G::THREADS; ++q) {
+      const int e = tid + q * G::THREADS;
+      const int row = AT ? e / BK : e % BM, kk = AT ? e % BK : e / BM;
+      const int64_t i = i0 + row, l = k0 + kk;
+      const bool ok = i < m && l < k;
+      cp_async8(as + kk * G::LDA + row, ok ? A.p + A.off + (AT ? i * A.rs + l : i + l * A.cs) : A.p, ok);
+    }
+#pragma unroll
+    for (int q = 0; q < (BN * BK) / G::THREADS; ++q) {
+      const int e = tid + q * G::THREADS;
+      const int col = BT ? e % BN : e / BK, kk = BT ? e / BN : e % BK;
+      const int64_t j = j0 + col, l = k0 + kk;
+      const bool ok = j < n && l < k;
+      cp_async8(bs + kk * G::LDB + col, ok ? B.p + B.off + (BT ? l * B.rs + j : l + j * B.cs) : B.p, ok);
+    }
+  };
+
+  const int64_t KT = (k + BK - 1) / BK;
+#pragma unroll
+  for (int s = 0; s < ST - 1; ++s) {
+    if (s < KT) load(s, s);
+    cp_async_commit();
+  }
+
+  double S[TM][TN], R[TM][TN], Sg[TM][TN];
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + ty * TM + r, j = j0 + tx * TN + c;
+      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
+      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
       S[r][c] = 0.0, R[r][c] = 0.0;
-      G[r][c] = (i < m && j < n) ? exstar_gemm_sigma(ea[i], eb[j], ep) : 1.0;
+      Sg[r][c] = (i < m && j < n) ? exstar_gemm_sigma(ea[i], eb[j], ep) : 1.0;
     }
-  // global -> shared: each thread 4 elements of each tile, coalesced along the stored order
-  const bool a_rows_contig = A.rs == 1, b_k_contig = B.rs == 1;
-  auto load = [&](int buf, int64_t k0) {
-#pragma unroll
-    for (int q = 0; q < (BM * BK) / THREADS; ++q) {
-      const int e = tid + q * THREADS;
-      const int row = a_rows_contig ? e % BM : e / BK, kk = a_rows_contig ? e / BM : e % BK;
-      const int64_t i = i0 + row, l = k0 + kk;
-      As[buf][kk][row] = (i < m && l < k) ? A.p[A.off + i * A.rs + l * A.cs] : 0.0;
-    }
-#pragma unroll
-    for (int q = 0; q < (BN * BK) / THREADS; ++q) {
-      const int e = tid + q * THREADS;
-      const int col = b_k_contig ? e / BK : e % BN, kk = b_k_contig ? e % BK : e / BN;
-      const int64_t j = j0 + col, l = k0 + kk;
-      Bs[buf][kk][col] = (j < n && l < k) ? B.p[B.off + l * B.rs + j * B.cs] : 0.0;
-    }
-  };
-  load(0, 0);
-  __syncthreads();
-  int buf = 0;
-  for (int64_t k0 = 0; k0 < k; k0 += BK) {
-    if (k0 + BK < k) load(buf ^ 1, k0 + BK); // the next tile while this one is used
+
+  for (int64_t kt = 0; kt < KT; ++kt) {
+    cp_async_wait<ST - 2>();
+    __syncthreads(); // stage kt landed for every thread; stage kt-1 is free
+    if (kt + ST - 1 < KT) load((int)((kt + ST - 1) % ST), kt + ST - 1);
+    cp_async_commit();
+    const double *as = As + (int)(kt % ST) * BK * G::LDA, *bs = Bs + (int)(kt % ST) * BK * G::LDB;
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
       double a[TM], b[TN];
 #pragma unroll
-      for (int r = 0; r < TM; ++r) a[r] = As[buf][kk][ty * TM + r];
+      for (int p = 0; p < TM / 2; ++p) {
+        const double2 v = *reinterpret_cast<const double2 *>(as + kk * G::LDA + p * (BM / (TM / 2)) + ty * 2);
+        a[2 * p] = v.x, a[2 * p + 1] = v.y;
+      }
 #pragma unroll
-      for (int c = 0; c < TN; ++c) b[c] = Bs[buf][kk][tx * TN + c];
+      for (int p = 0; p < TN / 2; ++p) {
+        const double2 v = *reinterpret_cast<const double2 *>(bs + kk * G::LDB + p * (BN / (TN / 2)) + tx * 2);
+        b[2 * p] = v.x, b[2 * p + 1] = v.y;
+      }
 #pragma unroll
       for (int r = 0; r < TM; ++r)
 #pragma unroll
-        for (int c = 0; c < TN; ++c) {
-          const double q = fma(a[r], b[c], G[r][c]) - G[r][c];
+        for (int c = 0; c < TN; ++c) { // exstar_gemm_term
+          const double q = fma(a[r], b[c], Sg[r][c]) - Sg[r][c];
           S[r][c] += q;
           R[r][c] += fma(a[r], b[c], -q);
         }
     }
-    __syncthreads();
-    buf ^= 1;
   }
+  cp_async_wait<0>();
+
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + ty * TM + r, j = j0 + tx * TN + c;
-      if (i >= m || j >= n) continue;
-      const double E = exstar_gemm_bound(k, G[r][c]);
-      if (MODE == GEMM) {
-        double *cp = ep_.C + ep_.offc + i + j * ep_.ldc;
-        const double cin = ep_.beta != 0.0 ? *cp : 0.0;
-        double y;
-        if (exstar_gemm_finish_fast(S[r][c], R[r][c], E, ep_.alpha, ep_.beta, cin, &y)) {
-          *cp = y;
-        } else {
-          const int64_t bit = i + j * m;
-          atomicOr(&ep_.mask[bit >> 5], 1u << (bit & 31));
-        }
-      } else {
-        exstar_bdd *d = ep_.st + ep_.offst + i + j * ep_.ldst;
-        exstar_bdd v = *d;
-        exstar_gemm_state_add(&v, S[r][c], R[r][c], E, ep_.sign);
-        *d = v;
-      }
+      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
+      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      if (i < m && j < n) finish_entry<MODE>(ep_, m, k, i, j, S[r][c], R[r][c], Sg[r][c]);
     }
 }
 
-// The entries whose mask bit is set, exactly: a thread per 32-bit word of the mask.
-__global__ void repair_kernel(int64_t m, int64_t n, int64_t k, double alpha, opview A, opview B, double beta,
-                              double *C, int64_t offc, int64_t ldc, const unsigned *mask, int64_t words,
-                              unsigned long long *repaired, int exact_only)
+// The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (96 registers
+// of S, R and sigma; about 214 in all: one block, 8 warps, a multiprocessor), k in steps of 32,
+// three stages (101 KB of shared memory). EXSTAR_CUDA_GEMM_CFG=1 / 2 pick others, for
+// measurements: 1: k in steps of 16; 2: steps of 16, four stages. Measured on the H100 at
+// n = 8192 (uniform): 5.05, 4.91, 4.93 TFLOP/s effective; earlier, 64 x 64 capped at 128
+// registers for two blocks a multiprocessor (spills) 4.61, 64 x 32 blocks of 128 threads 4.01.
+// ncu (n = 4096, this one): FP64 pipe 77% of peak; per issued instruction 4.3 cycles with 2 warps
+// a scheduler: 1.0 selected, 1.16 fixed-latency dependencies ("wait"), 1.03 FP64 pipe busy,
+// 0.82 not selected, barriers and shared loads < 0.1 each. The rest of the pipe's time is the
+// register budget: 6 registers an entry allow 2 warps a scheduler, too few to cover every
+// dependency of the 5-instruction chains.
+using cfg0 = cfg<64, 64, 4, 4, 1, 32, 3>;
+using cfg1 = cfg<64, 64, 4, 4, 1>;
+using cfg2 = cfg<64, 64, 4, 4, 1, 16, 4>;
+
+template <class G, int MODE, bool AT, bool BT>
+int launch_one(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
+               cudaStream_t s)
 {
-  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += (int64_t)gridDim.x * blockDim.x) {
-    unsigned bits = mask[w];
-    if (!bits) continue;
-    if (repaired) atomicAdd(repaired, (unsigned long long)__popc(bits));
-    while (bits) {
-      const int b = __ffs(bits) - 1;
-      bits &= bits - 1;
-      const int64_t x = w * 32 + b, i = x % m, j = x / m;
-      if (j >= n) break;
-      double *cp = C + offc + i + j * ldc;
-      const double cin = beta != 0.0 ? *cp : 0.0;
-      exstar_i64 acc[EXSTAR_ACC_WORDS];
-      *cp = exact_only ? exstar_gemm_entry_exact_priv(acc, k, alpha, A.p, A.off + i * A.rs, A.cs, B.p,
-                                                      B.off + j * B.cs, B.rs, beta, cin)
-                       : exstar_gemm_entry_repair_priv(acc, k, alpha, A.p, A.off + i * A.rs, A.cs, B.p,
-                                                       B.off + j * B.cs, B.rs, beta, cin);
-    }
+  static bool attr = false; // the one-time attribute (not a synchronization)
+  if (!attr) {
+    cudaError_t ce = cudaFuncSetAttribute(fast_kernel<G, MODE, AT, BT>, cudaFuncAttributeMaxDynamicSharedMemorySize, G::SMEM);
+    if (ce != cudaSuccess) return status(ce);
+    attr = true;
   }
-}
-
-__global__ void fill_mask(unsigned *mask, int64_t words, int64_t entries)
-{
-  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t left = entries - w * 32;
-    mask[w] = left >= 32 ? 0xffffffffu : (1u << left) - 1u;
-  }
-}
-
-__global__ void state_init_kernel(int64_t m, int64_t n, const double *C, int64_t offc, int64_t ldc, exstar_bdd *st,
-                                  int64_t offst, int64_t ldst)
-{
-  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= m * n) return;
-  const int64_t i = x % m, j = x / m;
-  exstar_bdd v;
-  exstar_gemm_state_init(&v, C[offc + i + j * ldc]);
-  st[offst + i + j * ldst] = v;
-}
-
-__global__ void state_round_kernel(int64_t m, int64_t n, const exstar_bdd *st, int64_t offst, int64_t ldst, double *C,
-                                   int64_t offc, int64_t ldc, unsigned char *mask, unsigned long long *declined)
-{
-  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= m * n) return;
-  const int64_t i = x % m, j = x / m;
-  exstar_bdd v = st[offst + i + j * ldst];
-  double y;
-  const int ok = exstar_bdd_round_ok(&v, &y);
-  if (ok) C[offc + i + j * ldc] = y;
-  if (mask) mask[x] = (unsigned char)!ok;
-  if (!ok && declined) atomicAdd(declined, 1ull);
-}
-
-int status(cudaError_t e) { return e == cudaSuccess ? 0 : -(int)e; }
-
-unsigned blocks_for(int64_t items, int threads) { return (unsigned)((items + threads - 1) / threads); }
-
-// Exponent codes of op(A)'s rows and op(B)'s columns into scratch (m + n ints).
-int exps(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, int **scratch, cudaStream_t s)
-{
-  cudaError_t e = cudaMallocAsync((void **)scratch, sizeof(int) * (size_t)(m + n), s);
-  if (e != cudaSuccess) return status(e);
-  line_exps<<<blocks_for(m, 128), 128, 0, s>>>(A, m, k, *scratch);
-  const opview Bt{B.p, B.off, B.cs, B.rs}; // the columns of op(B) as lines
-  line_exps<<<blocks_for(n, 128), 128, 0, s>>>(Bt, n, k, *scratch + m);
+  const int64_t gx = cdiv(n, G::BN), gy = cdiv(m, G::BM);
+  if (gy > 65535 || gx > 2147483647) return -(int)cudaErrorInvalidValue;
+  fast_kernel<G, MODE, AT, BT><<<dim3((unsigned)gx, (unsigned)gy), G::THREADS, G::SMEM, s>>>(
+      m, n, k, A, B, ex, ex + m, exstar_gemm_count_exp(k), e);
   return status(cudaGetLastError());
+}
+
+template <class G, int MODE>
+int launch_cfg(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
+               cudaStream_t s)
+{
+  const bool at = A.cs == 1 && A.rs != 1, bt = B.cs == 1 && B.rs != 1;
+  if (at) return bt ? launch_one<G, MODE, true, true>(m, n, k, A, B, ex, e, s) : launch_one<G, MODE, true, false>(m, n, k, A, B, ex, e, s);
+  return bt ? launch_one<G, MODE, false, true>(m, n, k, A, B, ex, e, s) : launch_one<G, MODE, false, false>(m, n, k, A, B, ex, e, s);
+}
+
+// Read at every launch (a benchmark switches it between runs).
+int config_choice()
+{
+  const char *v = getenv("EXSTAR_CUDA_GEMM_CFG");
+  return v && (v[0] == '1' || v[0] == '2') ? v[0] - '0' : 0;
 }
 
 template <int MODE>
 int launch_fast(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
                 cudaStream_t s)
 {
-  const int64_t gx = (n + BN - 1) / BN, gy = (m + BM - 1) / BM;
-  if (gy > 65535) return -(int)cudaErrorInvalidValue;
-  fast_kernel<MODE><<<dim3((unsigned)gx, (unsigned)gy), THREADS, 0, s>>>(m, n, k, A, B, ex, ex + m,
-                                                                         exstar_gemm_count_exp(k), e);
-  return status(cudaGetLastError());
+  // a view with rs == cs == 1 (one row or one term) reads as 'N'
+  switch (config_choice()) {
+  case 1: return launch_cfg<cfg1, MODE>(m, n, k, A, B, ex, e, s);
+  case 2: return launch_cfg<cfg2, MODE>(m, n, k, A, B, ex, e, s);
+  default: return launch_cfg<cfg0, MODE>(m, n, k, A, B, ex, e, s);
+  }
+}
+
+// Exponent codes of op(A)'s rows and op(B)'s columns into stream-ordered scratch (m + n ints).
+int exps(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, int **scratch, cudaStream_t s)
+{
+  cudaError_t e = cudaMallocAsync((void **)scratch, sizeof(int) * (size_t)(m + n), s);
+  if (e != cudaSuccess) return status(e);
+  int r = line_exps(A, m, k, *scratch, s);
+  if (r == 0) r = line_exps(opview{B.p, B.off, B.cs, B.rs}, n, k, *scratch + m, s); // op(B)'s columns as lines
+  return r;
+}
+
+// ---- 3. the repair ------------------------------------------------------------------------------
+
+constexpr int kRepairWarps = 4;
+
+struct repair_args {
+  int64_t m, n, k;
+  double alpha, beta;
+  opview A, B;
+  double *C;
+  int64_t offc, ldc;
+  unsigned long long *repaired;
+};
+
+// core/gemm.inc's retry pass for the entry (i, j) by a warp, its terms shared by the lanes: the
+// same sigma (a max), S exact in any order, R within the same bound (each addition still errs by
+// at most 2^-53 of a partial sum of at most k rests). Every lane calls; 1 when lane 0 wrote C.
+__device__ __forceinline__ int retry_entry(const repair_args &a, int64_t i, int64_t j, int lane)
+{
+  double *cp = a.C + a.offc + i + j * a.ldc;
+  const double *pa = a.A.p + a.A.off + i * a.A.rs, *pb = a.B.p + a.B.off + j * a.B.cs;
+  const int64_t sa = a.A.cs, sb = a.B.rs;
+  int e = 2 * EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll 4
+  for (int64_t l = lane; l < a.k; l += 32) e = exstar_exp_max(e, exstar_exp_above(pa[l * sa]) + exstar_exp_above(pb[l * sb]));
+  e = __reduce_max_sync(kFull, e);
+  const double sigma = exstar_gemm_sigma(e, 0, exstar_gemm_count_exp(a.k));
+  double S = 0.0, R = 0.0;
+#pragma unroll 4
+  for (int64_t l = lane; l < a.k; l += 32) exstar_gemm_term(pa[l * sa], pb[l * sb], sigma, &S, &R);
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    S += __shfl_down_sync(kFull, S, off);
+    R += __shfl_down_sync(kFull, R, off);
+  }
+  int ok = 0;
+  if (lane == 0) {
+    const double cin = a.beta != 0.0 ? *cp : 0.0;
+    double y;
+    ok = exstar_gemm_finish_fast(S, R, exstar_gemm_bound(a.k, sigma), a.alpha, a.beta, cin, &y);
+    if (ok) *cp = y;
+  }
+  return __shfl_sync(kFull, ok, 0);
+}
+
+// The exact path for the entry (i, j) by a warp: lane l takes terms l, l + 32, ... into its
+// private accumulator (core/gemm.inc), normalized, added into the warp's shared one with integer
+// atomics; lane 0 adds beta*c and rounds. Every lane calls.
+__device__ __noinline__ void exact_entry(const repair_args &a, int64_t i, int64_t j, exstar_i64 *sacc, int lane)
+{
+  double *cp = a.C + a.offc + i + j * a.ldc;
+  const double *pa = a.A.p + a.A.off + i * a.A.rs, *pb = a.B.p + a.B.off + j * a.B.cs;
+  const int64_t sa = a.A.cs, sb = a.B.rs;
+  for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) sacc[w] = 0;
+  __syncwarp();
+  {
+    exstar_i64 acc[EXSTAR_ACC_WORDS];
+    for (int w = 0; w < EXSTAR_ACC_WORDS; ++w) acc[w] = 0;
+    const int64_t mine = a.k > lane ? (a.k - lane + 31) / 32 : 0;
+    exstar_gemm_add_terms_priv(acc, mine, a.alpha, pa, lane * sa, 32 * sa, pb, lane * sb, 32 * sb);
+    exstar_acc_normalize_priv(acc); // digits below 2^32, counters 0/1: 32 of them fit a word
+    for (int w = 0; w < EXSTAR_ACC_WORDS; ++w)
+      if (acc[w] != 0) atomicAdd((unsigned long long *)&sacc[w], (unsigned long long)acc[w]);
+  }
+  __syncwarp();
+  if (lane == 0) {
+    const double cin = a.beta != 0.0 ? *cp : 0.0;
+    exstar_acc_add_beta_y_priv(sacc, a.beta, cin);
+    *cp = exstar_acc_round_private(sacc);
+  }
+  __syncwarp();
+}
+
+// The listed entries (count read here): the retry pass, a warp an entry, few registers (many
+// warps in flight: its loads are latency-bound); what it declines goes to list2.
+__global__ void __launch_bounds__(256) retry_kernel(repair_args a, const int64_t *list, const unsigned long long *count,
+                                                    int64_t cap, int64_t *list2, unsigned long long *count2)
+{
+  const int lane = threadIdx.x & 31;
+  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5, warps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+  const unsigned long long c = *count;
+  const int64_t items = (int64_t)c < cap ? (int64_t)c : cap;
+  for (int64_t t = warp; t < items; t += warps) {
+    const int64_t x = list[t];
+    if (!retry_entry(a, x % a.m, x / a.m, lane) && lane == 0) list2[atomicAdd(count2, 1ull)] = x;
+  }
+  if (a.repaired && warp == 0 && lane == 0) atomicAdd(a.repaired, c);
+}
+
+// The exact path over list2 (count2 read here), or over every entry (all != 0). A warp an entry.
+__global__ void __launch_bounds__(32 * kRepairWarps)
+    exact_kernel(repair_args a, const int64_t *list2, const unsigned long long *count2, int all)
+{
+  __shared__ exstar_i64 sacc[kRepairWarps][EXSTAR_ACC_WORDS];
+  const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  const int64_t warp = (int64_t)blockIdx.x * kRepairWarps + wib, warps = (int64_t)gridDim.x * kRepairWarps;
+  const int64_t items = all ? a.m * a.n : (int64_t)*count2;
+  for (int64_t t = warp; t < items; t += warps) {
+    const int64_t x = all ? t : list2[t];
+    exact_entry(a, x % a.m, x / a.m, sacc[wib], lane);
+  }
+  if (all && a.repaired && blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.repaired, (unsigned long long)items);
+}
+
+// The entries beyond the list's capacity (their mask bits), when there are any: both passes.
+__global__ void __launch_bounds__(32 * kRepairWarps)
+    repair_mask_kernel(repair_args a, const unsigned *mask, int64_t words, const unsigned long long *count, int64_t cap)
+{
+  __shared__ exstar_i64 sacc[kRepairWarps][EXSTAR_ACC_WORDS];
+  if ((int64_t)*count <= cap) return;
+  const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  const int64_t warp = (int64_t)blockIdx.x * kRepairWarps + wib, warps = (int64_t)gridDim.x * kRepairWarps;
+  for (int64_t w = warp; w < words; w += warps) {
+    unsigned bits = mask[w];
+    while (bits) {
+      const int b = __ffs(bits) - 1;
+      bits &= bits - 1;
+      const int64_t x = w * 32 + b;
+      if (!retry_entry(a, x % a.m, x / a.m, lane)) exact_entry(a, x % a.m, x / a.m, sacc[wib], lane);
+    }
+  }
+}
+
+// ---- the state ---------------------------------------------------------------------------------
+
+__global__ void state_init_kernel(int64_t m, int64_t n, const double *C, int64_t offc, int64_t ldc, exstar_bdd *st,
+                                  int64_t offst, int64_t ldst)
+{
+  for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < m * n; x += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = x % m, j = x / m;
+    exstar_bdd v;
+    exstar_gemm_state_init(&v, C[offc + i + j * ldc]);
+    st[offst + i + j * ldst] = v;
+  }
+}
+
+__global__ void state_round_kernel(int64_t m, int64_t n, const exstar_bdd *st, int64_t offst, int64_t ldst, double *C,
+                                   int64_t offc, int64_t ldc, unsigned char *mask, unsigned long long *declined)
+{
+  unsigned long long mine = 0;
+  for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < m * n; x += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = x % m, j = x / m;
+    const exstar_bdd v = st[offst + i + j * ldst];
+    double y;
+    const int ok = exstar_bdd_round_ok(&v, &y);
+    if (ok) C[offc + i + j * ldc] = y;
+    if (mask) mask[x] = (unsigned char)!ok;
+    mine += !ok;
+  }
+  mine = __reduce_add_sync(kFull, (unsigned)mine);
+  if (declined && (threadIdx.x & 31) == 0 && mine) atomicAdd(declined, mine);
 }
 
 } // namespace
@@ -250,32 +493,49 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
                                  unsigned long long *repaired, exstar_cuda_stream stream)
 {
   if (m <= 0 || n <= 0) return 0;
+  if (k < 0) return -(int)cudaErrorInvalidValue;
   cudaStream_t s = (cudaStream_t)stream;
   const opview a = make_op(transa, A, offa, lda), b = make_op(transb, B, offb, ldb);
-  const int64_t words = (m * n + 31) / 32;
-  unsigned *mask = nullptr;
-  cudaError_t ce = cudaMallocAsync((void **)&mask, sizeof(unsigned) * (size_t)words, s);
+  repair_args ra{m, n, k, alpha, beta, a, b, C, offc, ldc, repaired};
+  if (exact_only || k == 0) { // every entry the exact way
+    exact_kernel<<<grid_cap(cdiv(m * n, kRepairWarps), 8192), 32 * kRepairWarps, 0, s>>>(ra, nullptr, nullptr, 1);
+    return status(cudaGetLastError());
+  }
+  // scratch: two counts, the list and the retry's list (capacity m*n up to 2^21 entries each),
+  // the mask beyond it, the codes
+  const int64_t mn = m * n, cap = mn < (1 << 21) ? mn : (1 << 21);
+  const int64_t words = mn > cap ? cdiv(mn, 32) : 0;
+  const size_t bytes_list = sizeof(int64_t) * (size_t)cap, bytes_mask = sizeof(unsigned) * (size_t)words;
+  const size_t bytes = 16 + 2 * bytes_list + bytes_mask + sizeof(int) * (size_t)(m + n);
+  char *scratch = nullptr;
+  cudaError_t ce = cudaMallocAsync((void **)&scratch, bytes, s);
   if (ce != cudaSuccess) return status(ce);
-  int st = 0;
-  int *ex = nullptr;
-  if (exact_only || k == 0) {
-    fill_mask<<<blocks_for(words, 256) < 4096 ? blocks_for(words, 256) : 4096, 256, 0, s>>>(mask, words, m * n);
+  unsigned long long *count = (unsigned long long *)scratch, *count2 = count + 1;
+  int64_t *list = (int64_t *)(scratch + 16), *list2 = list + cap;
+  unsigned *mask = words ? (unsigned *)(scratch + 16 + 2 * bytes_list) : nullptr;
+  int *ex = (int *)(scratch + 16 + 2 * bytes_list + bytes_mask);
+  int st = status(cudaMemsetAsync(count, 0, 16, s));
+  if (st == 0 && mask) st = status(cudaMemsetAsync(mask, 0, bytes_mask, s));
+  if (st == 0) st = line_exps(a, m, k, ex, s);
+  if (st == 0) st = line_exps(opview{b.p, b.off, b.cs, b.rs}, n, k, ex + m, s);
+  epilogue e{};
+  e.alpha = alpha, e.beta = beta, e.C = C, e.offc = offc, e.ldc = ldc, e.count = count, e.list = list, e.cap = cap,
+  e.mask = mask;
+  if (st == 0) st = launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
+  // grids for a typical decline rate; grid-stride beyond (the counts are on the device)
+  if (st == 0) {
+    retry_kernel<<<grid_cap(cdiv(cap, 8), 2048), 256, 0, s>>>(ra, list, count, cap, list2, count2);
     st = status(cudaGetLastError());
-  } else {
-    ce = cudaMemsetAsync(mask, 0, sizeof(unsigned) * (size_t)words, s);
-    st = status(ce);
-    if (st == 0) st = exps(m, n, k, a, b, &ex, s);
-    epilogue e{};
-    e.alpha = alpha, e.beta = beta, e.C = C, e.offc = offc, e.ldc = ldc, e.mask = mask;
-    if (st == 0) st = launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
   }
   if (st == 0) {
-    const unsigned g = blocks_for(words, 128) < 8192 ? blocks_for(words, 128) : 8192;
-    repair_kernel<<<g, 128, 0, s>>>(m, n, k, alpha, a, b, beta, C, offc, ldc, mask, words, repaired, exact_only);
+    exact_kernel<<<grid_cap(cdiv(cap, kRepairWarps), 1024), 32 * kRepairWarps, 0, s>>>(ra, list2, count2, 0);
     st = status(cudaGetLastError());
   }
-  if (ex) cudaFreeAsync(ex, s);
-  cudaFreeAsync(mask, s);
+  if (st == 0 && mask) {
+    repair_mask_kernel<<<grid_cap(cdiv(words, kRepairWarps), 2048), 32 * kRepairWarps, 0, s>>>(ra, mask, words, count, cap);
+    st = status(cudaGetLastError());
+  }
+  cudaFreeAsync(scratch, s);
   return st;
 }
 
@@ -300,8 +560,8 @@ extern "C" int exstar_cuda_gemm_state_init(int64_t m, int64_t n, const double *C
                                            int64_t offst, int64_t ldst, exstar_cuda_stream stream)
 {
   if (m <= 0 || n <= 0) return 0;
-  state_init_kernel<<<blocks_for(m * n, 256), 256, 0, (cudaStream_t)stream>>>(m, n, C, offc, ldc, (exstar_bdd *)st,
-                                                                               offst, ldst);
+  state_init_kernel<<<grid_cap(cdiv(m * n, 256), 8192), 256, 0, (cudaStream_t)stream>>>(m, n, C, offc, ldc,
+                                                                                     (exstar_bdd *)st, offst, ldst);
   return status(cudaGetLastError());
 }
 
@@ -310,7 +570,7 @@ extern "C" int exstar_cuda_gemm_state_round(int64_t m, int64_t n, const void *st
                                             unsigned long long *declined, exstar_cuda_stream stream)
 {
   if (m <= 0 || n <= 0) return 0;
-  state_round_kernel<<<blocks_for(m * n, 256), 256, 0, (cudaStream_t)stream>>>(
+  state_round_kernel<<<grid_cap(cdiv(m * n, 256), 8192), 256, 0, (cudaStream_t)stream>>>(
       m, n, (const exstar_bdd *)st, offst, ldst, C, offc, ldc, mask, declined);
   return status(cudaGetLastError());
 }
