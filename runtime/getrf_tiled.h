@@ -12,19 +12,37 @@ namespace exstar_rt {
 struct tiled_desc {
   int64_t m = 0, n = 0, nb = 0, mt = 0, nt = 0, kt = 0; /* kt: panels, ceil(min(m,n)/nb) */
   std::vector<starpu_data_handle_t> tiles, states, pivots;
+  /* Distributed (runtime/mpi): the MPI rank owning each tile (and its state), this process's
+   * rank. Empty: one process, which owns everything. */
+  std::vector<int> ranks;
+  int me = 0;
+  int rank(int64_t I, int64_t J) const { return ranks.empty() ? 0 : ranks[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &tile(int64_t I, int64_t J) { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &state(int64_t I, int64_t J) { return states[(size_t)(I + J * mt)]; }
   starpu_data_handle_t state(int64_t I, int64_t J) const { return states[(size_t)(I + J * mt)]; }
-  /* with_states false: no GEMM-accumulate states (the plain-double baseline) */
-  int create(int64_t m, int64_t n, int64_t nb, double *A, int64_t lda, int32_t *ipiv, bool with_states = true);
+  /* with_states false: no GEMM-accumulate states (the plain-double baseline); home false: A
+   * and ipiv are not in this process (the tiles and pivots are registered without a home
+   * buffer, for a distributed run to fill). */
+  int create(int64_t m, int64_t n, int64_t nb, double *A, int64_t lda, int32_t *ipiv, bool with_states = true,
+             bool home = true);
   /* Waits for the tiles' tasks, gathers them home and releases every handle. */
   void destroy();
 };
 
 /* Submits the whole LU graph on d's tiles (no wait); plain: the plain-double baseline's codelets
- * (d without states). */
+ * (d without states). The graph itself is runtime/getrf_tiled_graph.h, shared with the
+ * distributed driver. */
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain = false);
+
+/* Pieces of the LU drivers (runtime/lu.cpp) the distributed ones reuse: the status of finished
+ * factors (info, then NaN/inf), the argument checks of exstar_dgetrf, and exstar_dgesv's solves
+ * (A0: the entry matrix for refinement, or NULL). */
+int lu_factor_status(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, int64_t *info);
+int lu_check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, const int32_t *ipiv,
+                   const int64_t *info);
+int lu_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+             int64_t ldb, const double *A0, int steps);
 
 } // namespace exstar_rt
 #endif

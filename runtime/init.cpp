@@ -3,6 +3,7 @@
 #include "codelets/codelets.h"
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 
 namespace {
@@ -48,7 +49,8 @@ std::string known_scheds()
   return list;
 }
 
-int start_starpu(const exstar_config &cfg)
+// Validates cfg's scheduler (and STARPU_SCHED) and fills conf from it.
+int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
 {
   // An empty STARPU_SCHED means unset, as for StarPU.
   const char *env = getenv("STARPU_SCHED");
@@ -60,17 +62,50 @@ int start_starpu(const exstar_config &cfg)
                             known_scheds().c_str());
   // PoCL and other CPU OpenCL devices are OpenCL devices too.
   setenv("STARPU_OPENCL_ON_CPUS", "1", 0);
-  struct starpu_conf conf;
-  starpu_conf_init(&conf);
-  conf.ncpus = (cfg.backends & EXSTAR_BACKEND_CPU) ? cfg.ncpus : 0;
-  conf.nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
-  conf.ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
+  starpu_conf_init(conf);
+  conf->ncpus = (cfg.backends & EXSTAR_BACKEND_CPU) ? cfg.ncpus : 0;
+  conf->nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
+  conf->ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
   // A set STARPU_SCHED still wins over this name: StarPU's rule, environment over configuration.
-  if (cfg.sched) conf.sched_policy_name = cfg.sched;
-  int ret = starpu_init(&conf);
+  if (cfg.sched) conf->sched_policy_name = cfg.sched;
+  return EXSTAR_SUCCESS;
+}
+
+int start_status(int ret)
+{
   if (ret == -ENODEV) return exstar_set_error(EXSTAR_ERR_NO_WORKER, "StarPU found no worker for the requested back ends");
   if (ret != 0) return exstar_set_error(EXSTAR_ERR_STARPU, "starpu_init failed (%d)", ret);
+  return EXSTAR_SUCCESS;
+}
+
+int start_starpu(const exstar_config &cfg)
+{
+  struct starpu_conf conf;
+  if (int s = make_conf(cfg, &conf)) return s;
+  if (int s = start_status(starpu_init(&conf))) return s;
   owns_starpu = true;
+  return EXSTAR_SUCCESS;
+}
+
+// The user's configuration, defaults filled in, checked.
+int resolve_config(const exstar_config *user_cfg, exstar_config &cfg)
+{
+  exstar_config_default(&cfg);
+  if (user_cfg) cfg = *user_cfg;
+  if (cfg.backends == 0 || (cfg.backends & ~EXSTAR_BACKEND_ALL))
+    return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: invalid back end mask %#x", cfg.backends);
+  return EXSTAR_SUCCESS;
+}
+
+// The rest of exstar_init once StarPU runs: required back ends, OpenCL programs.
+int attach(const exstar_config &cfg)
+{
+  int s = cfg.require ? check_required(cfg) : EXSTAR_SUCCESS;
+  char msg[4096] = "";
+  if (s == EXSTAR_SUCCESS && exstar_codelets_opencl_load(getenv("EXSTAR_OPENCL_PATH"), msg, sizeof msg) != 0)
+    s = exstar_set_error(EXSTAR_ERR_OPENCL, "%s", msg);
+  if (s != EXSTAR_SUCCESS) return s;
+  exstar_started = true;
   return EXSTAR_SUCCESS;
 }
 
@@ -91,26 +126,16 @@ int exstar_init(const exstar_config *user_cfg)
   exstar_rt::clear_error();
   if (exstar_started) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: already initialized");
   exstar_config cfg;
-  exstar_config_default(&cfg);
-  if (user_cfg) cfg = *user_cfg;
-  if (cfg.backends == 0 || (cfg.backends & ~EXSTAR_BACKEND_ALL))
-    return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: invalid back end mask %#x", cfg.backends);
+  if (int s = resolve_config(user_cfg, cfg)) return s;
   if (starpu_is_initialized()) {
     if (user_cfg) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: StarPU already running; pass a NULL config");
   } else {
     int s = start_starpu(cfg);
     if (s) return s;
   }
-  int s = cfg.require ? check_required(cfg) : EXSTAR_SUCCESS;
-  char msg[4096] = "";
-  if (s == EXSTAR_SUCCESS && exstar_codelets_opencl_load(getenv("EXSTAR_OPENCL_PATH"), msg, sizeof msg) != 0)
-    s = exstar_set_error(EXSTAR_ERR_OPENCL, "%s", msg);
-  if (s != EXSTAR_SUCCESS) {
-    if (owns_starpu) starpu_shutdown(), owns_starpu = false;
-    return s;
-  }
-  exstar_started = true;
-  return EXSTAR_SUCCESS;
+  int s = attach(cfg);
+  if (s != EXSTAR_SUCCESS && owns_starpu) starpu_shutdown(), owns_starpu = false;
+  return s;
 }
 
 int exstar_shutdown(void)
@@ -129,6 +154,18 @@ int exstar_worker_count(unsigned backends) { return exstar_started ? workers_of(
 void exstar_set_default_nparts(int nparts) { nparts_default = nparts; }
 
 namespace exstar_rt {
+
+int init_with(const exstar_config *user_cfg, const std::function<int(struct starpu_conf *)> &start)
+{
+  clear_error();
+  if (exstar_started) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: already initialized");
+  exstar_config cfg;
+  if (int s = resolve_config(user_cfg, cfg)) return s;
+  struct starpu_conf conf;
+  if (int s = make_conf(cfg, &conf)) return s;
+  if (int s = start_status(start(&conf))) return s;
+  return attach(cfg); // the caller's start owns StarPU and stops it on failure
+}
 
 bool initialized() { return exstar_started; }
 

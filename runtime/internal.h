@@ -3,6 +3,7 @@
 #ifndef EXSTAR_RUNTIME_INTERNAL_H
 #define EXSTAR_RUNTIME_INTERNAL_H
 #include "include/exstar/exstar.h"
+#include <functional>
 
 extern "C" {
 /* Records status and message for exstar_last_error(); returns status. */
@@ -12,6 +13,9 @@ int exstar_set_error(int status, const char *fmt, ...) __attribute__((format(pri
 namespace exstar_rt {
 
 void clear_error();
+/* exstar_init with StarPU started by `start` (StarPU-MPI's init) on the configuration exstar
+ * would use; `start` returns starpu_init's kind of status. The caller stops StarPU. */
+int init_with(const exstar_config *cfg, const std::function<int(struct starpu_conf *)> &start);
 bool initialized();
 /* EXSTAR_ERR_NOT_INIT with a message when exstar_init was not called. */
 int require_init(const char *who);

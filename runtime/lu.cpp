@@ -586,3 +586,24 @@ int exstar_dgesv_plain(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t 
   if (t != EXSTAR_SUCCESS) return t;
   return s == EXSTAR_SUCCESS ? s : exstar_set_error(s, "%s", msg);
 }
+
+namespace exstar_rt {
+
+int lu_factor_status(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, int64_t *info)
+{
+  return factor_status(who, m, n, A, lda, info);
+}
+
+int lu_check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, const int32_t *ipiv,
+                   const int64_t *info)
+{
+  return check_getrf(who, m, n, A, lda, ipiv, info);
+}
+
+int lu_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+             int64_t ldb, const double *A0, int steps)
+{
+  return solve_columns(who, 'N', n, nrhs, LU, lda, ipiv, B, ldb, A0, steps);
+}
+
+} // namespace exstar_rt

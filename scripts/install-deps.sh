@@ -6,6 +6,7 @@ pkgs=(build-essential cmake pkg-config git
       libstarpu-dev starpu-tools libhwloc-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libmpfr-dev libgmp-dev catch2 libopenblas-dev
+      openmpi-bin libopenmpi-dev
       gnuplot-nox doxygen)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,90 @@
+/** @file
+ * exstar over StarPU-MPI: the same exact operations, distributed over MPI processes, with the
+ * same bits as one process (library exstar_mpi; CMake target exstar::exstar_mpi, pkg-config
+ * exstar-mpi; built when Open MPI and StarPU-MPI 1.3 are found).
+ *
+ * Every process runs the same program and submits the same task graph
+ * (starpu_mpi_task_insert); StarPU-MPI runs each task on the process owning the data it writes
+ * and moves the tiles, the GEMM-accumulate states and the accumulators (plain StarPU matrix and
+ * vector data) where they are read. Each entry is still rounded once from its exact value, so
+ * L, U, ipiv, the solutions, the dots and the products are bitwise those of exstar_dgetrf,
+ * exstar_dgesv, exstar_ddot and exstar_dgemm, for any number of processes, any process grid,
+ * any scheduler and any workers.
+ *
+ * Tiles are distributed 2D block-cyclic over a P x Q process grid: tile (I, J) belongs to rank
+ * (I mod P)·Q + (J mod Q) (exstar_mpi_tile_owner). exstar tags its StarPU-MPI data from
+ * EXSTAR_MPI_TAG_BASE upwards; keep the application's own tags below it.
+ *
+ * The calls below are collective over MPI_COMM_WORLD: every process calls them, in the same
+ * order, with the same sizes (checked: mismatched sizes give EXSTAR_ERR_ARG on every process). */
+#ifndef EXSTAR_MPI_H
+#define EXSTAR_MPI_H
+#include <mpi.h>
+#include <starpu_mpi.h>
+#include "exstar/exstar.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The first StarPU-MPI tag exstar uses for its own data (tags grow from here). */
+#define EXSTAR_MPI_TAG_BASE ((int64_t)1 << 40)
+
+/** Starts MPI (unless the application already did), StarPU-MPI and exstar with cfg (NULL:
+ * exstar_config_default), as exstar_init does for one process. Collective. */
+int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg);
+/** Waits for every task and communication, stops exstar, StarPU-MPI, StarPU, and MPI when
+ * exstar_mpi_init started it. Collective. */
+int exstar_mpi_shutdown(void);
+/** This process's rank in MPI_COMM_WORLD, and the number of processes (after exstar_mpi_init). */
+int exstar_mpi_rank(void);
+int exstar_mpi_size(void);
+/** The default process grid for nranks processes: P·Q == nranks, P <= Q, P as large as that allows. */
+void exstar_mpi_grid(int nranks, int *P, int *Q);
+/** The rank owning tile (I, J) on a P x Q grid: (I mod P)·Q + (J mod Q). */
+int exstar_mpi_tile_owner(int64_t I, int64_t J, int P, int Q);
+
+/** Distributed exstar_dgetrf: A (m x n, lda) and the pivots live on rank 0; the factorization
+ * runs on nb x nb tiles spread over the P x Q grid (nb == 0: exstar_default_tile; P == Q == 0:
+ * exstar_mpi_grid). On return, rank 0 holds L and U in A; every rank holds ipiv (min(m, n)
+ * entries) and *info. Bits, info and status are exstar_dgetrf's. A and ipiv are not read on
+ * other ranks (they may be NULL there; ipiv, when given, receives the pivots). */
+int exstar_mpi_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb, int P,
+                      int Q);
+/** The plain-double baseline of exstar_mpi_dgetrf (the same distributed tiled graph with LAPACK
+ * and BLAS kernels: NOT exact), for the benchmarks. */
+int exstar_mpi_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb,
+                            int P, int Q);
+/** Distributed exstar_dgesv: the factorization by exstar_mpi_dgetrf, the solves (and
+ * refine_steps of refinement) on rank 0, where A and B live. Bits as exstar_dgesv. */
+int exstar_mpi_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
+                     int refine_steps, int64_t *info, int64_t nb, int P, int Q);
+
+/** Distributed dot: each rank holds its own part (nlocal elements of x and y, strides incx,
+ * incy; nlocal may differ between ranks, and be 0); *result := RN(Σ over all ranks' parts of
+ * x_i·y_i) on every rank: one rounding of the exact sum, whatever the split. */
+int exstar_mpi_ddot(int64_t nlocal, const double *x, int64_t incx, const double *y, int64_t incy, double *result);
+
+/** Task form of the distributed dot on the application's StarPU-MPI data: x[b] and y[b]
+ * (b < count) are vector handles of doubles registered with starpu_mpi_data_register, x[b]
+ * and y[b] of the same length and owner; result is a variable handle of one double
+ * (registered with StarPU-MPI too). result := RN(Σ_b Σ_i x[b]_i·y[b]_i), computed where result
+ * lives: each part's exact sum on the part's owner, the exact accumulators (1.6 KB each) sent
+ * to result's owner, added exactly, rounded once. Collective (every rank submits the same). */
+int exstar_mpi_ddot_insert(MPI_Comm comm, int64_t count, const starpu_data_handle_t *x, const starpu_data_handle_t *y,
+                           starpu_data_handle_t result);
+
+/** Task form of a distributed exact gemm: C(I, J) := RN(α·Σ_l A_I(i,l)·B_J(l,j) + β·C(I, J)(i,j))
+ * for the mt x nt tiles C[I + J·mt] (matrix handles of doubles registered with StarPU-MPI),
+ * A_I = A[I] the row panel of op(A) for tile row I (m_I x k, stored m_I x k for transa 'N',
+ * k x m_I for 'T'), B_J = B[J] the column panel for tile column J (k x n_J for 'N', n_J x k
+ * for 'T'). Each tile is one exstar_gemm_cl task on its owner: the bits are exstar_dgemm's.
+ * Collective. */
+int exstar_mpi_dgemm_insert(MPI_Comm comm, char transa, char transb, int64_t mt, int64_t nt, double alpha,
+                            const starpu_data_handle_t *A, const starpu_data_handle_t *B, double beta,
+                            starpu_data_handle_t *C);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,166 @@
+/* The tiled exact LU's task graph on tile indices, written once for one process
+ * (runtime/getrf_tiled.cpp) and for StarPU-MPI (runtime/mpi/getrf.cpp). Per panel K:
+ *   panel(K)             the unblocked chain on block column K            (priority: top)
+ *   laswp(K, J), J < K   the panel's interchanges on the L tiles left of it
+ *   laswp(K, J), J > K   ... on the tiles and states right of it
+ *   urow(K, J), J > K    block row K of U from its state and L(K, K)
+ *   gemm(I, J), I,J > K  state(I, J) −= L(I, K)·U(K, J), Level-3 fast      (block column K+1: high)
+ * Every entry of L and U is rounded once from its state plus the panel's terms when the bound
+ * proves it, else from the exact sum of all its terms (the kernels read them from the tiles the
+ * task was given: the row of L, the column of U, the original a(i,j)). So the bits are the
+ * unblocked definition's for every nb, scheduler, worker mix and number of processes.
+ *
+ * Submit is the inserter: task(on, cl, args...) submits one task (on: the rank that must run
+ * it, or -1 for StarPU-MPI's owner rule; one process ignores it), runs_here(on) says whether
+ * this process runs a task placed on rank `on` (a task it does not run never sees its
+ * STARPU_CL_ARGS block, which the graph then frees). */
+#ifndef EXSTAR_RUNTIME_GETRF_TILED_GRAPH_H
+#define EXSTAR_RUNTIME_GETRF_TILED_GRAPH_H
+#include "runtime/internal.h"
+#include "runtime/getrf_tiled.h"
+#include "codelets/codelets.h"
+#include "codelets/lu_tiled.h"
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace exstar_rt {
+namespace tiled_graph {
+
+inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// A task's buffer list and the argument block describing it.
+struct tiled_task {
+  std::vector<starpu_data_descr> descr;
+  std::vector<exstar_lu_tiled_buf> bufs;
+  void add(starpu_data_handle_t h, enum starpu_data_access_mode mode, int64_t I, int64_t J, int kind)
+  {
+    starpu_data_descr d;
+    d.handle = h;
+    d.mode = mode;
+    descr.push_back(d);
+    bufs.push_back(exstar_lu_tiled_buf{(int32_t)I, (int32_t)J, (int32_t)kind});
+  }
+  template <class Submit>
+  int submit(Submit &ins, int on, starpu_codelet *cl, const tiled_desc &d, int64_t K, int64_t J, int prio,
+             int exact_only, const char *who)
+  {
+    const size_t size = sizeof(exstar_lu_tiled_args) + bufs.size() * sizeof(exstar_lu_tiled_buf);
+    exstar_lu_tiled_args *h = (exstar_lu_tiled_args *)std::malloc(size); // freed by StarPU with the task
+    if (!h) return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
+    *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size()};
+    std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
+    int ret = ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
+                       STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
+    if (!ins.runs_here(on)) std::free(h);
+    return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
+  }
+};
+
+template <class Submit>
+int init_states(Submit &ins, const char *who, const tiled_desc &d)
+{
+  for (int64_t J = 0; J < d.nt; ++J)
+    for (int64_t I = 0; I < d.mt; ++I) {
+      exstar_state_args a;
+      std::memset(&a, 0, sizeof a);
+      a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
+      int ret = ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J), STARPU_VALUE,
+                         &a, sizeof a, STARPU_NAME, "exstar_state_init");
+      if (ret != 0) return submit_status(ret, who);
+    }
+  return EXSTAR_SUCCESS;
+}
+
+template <class Submit>
+int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exact_only, bool plain)
+{
+  tiled_task t;
+  for (int64_t I = K; I < d.mt; ++I) {
+    t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
+    if (plain) continue; // LAPACK's panel reads nothing else
+    t.add(d.state(I, K), STARPU_RW, I, K, EXSTAR_LU_STATE);
+    for (int64_t J = 0; J < K; ++J) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
+  }
+  if (!plain)
+    for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
+  t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
+  return t.submit(ins, d.rank(K, K), plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K,
+                  STARPU_MAX_PRIO, exact_only, who);
+}
+
+inline int high_prio() { return STARPU_MAX_PRIO > 1 ? STARPU_MAX_PRIO - 1 : STARPU_MAX_PRIO; }
+
+// The interchanges of panel K on block column J (tiles, and states right of the panel).
+template <class Submit>
+int laswp(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, int exact_only, bool plain)
+{
+  tiled_task t;
+  for (int64_t I = K; I < d.mt; ++I) {
+    t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
+    if (J > K && !plain) t.add(d.state(I, J), STARPU_RW, I, J, EXSTAR_LU_STATE);
+  }
+  t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
+  starpu_codelet *cl = d.mt - K <= EXSTAR_LU_LASWP_DEVICE_TILES ? &exstar_lu_laswp_cl : &exstar_lu_laswp_host_cl;
+  return t.submit(ins, d.rank(K, J), cl, d, K, J, J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO, exact_only, who);
+}
+
+// Block row K of U in block column J > K.
+template <class Submit>
+int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, int exact_only, bool plain)
+{
+  tiled_task t;
+  const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
+  t.add(d.tile(K, J), STARPU_RW, K, J, EXSTAR_LU_TILE);
+  if (plain) {
+    t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
+    return t.submit(ins, d.rank(K, J), &exstar_lu_plain_urow_cl, d, K, J, prio, exact_only, who);
+  }
+  t.add(d.state(K, J), STARPU_R, K, J, EXSTAR_LU_STATE);
+  for (int64_t L = 0; L <= K; ++L) t.add(d.tile(K, L), STARPU_R, K, L, EXSTAR_LU_TILE);
+  for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
+  return t.submit(ins, d.rank(K, J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
+}
+
+// state(I, J) −= L(I, K)·U(K, J) (plain: A(I, J) −= ... by dgemm), on the owner of (I, J).
+template <class Submit>
+int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t I, int64_t J, bool plain)
+{
+  const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
+  int ret;
+  if (plain) {
+    ret = ins.task(-1, &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
+                   d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
+  } else {
+    exstar_gemm_args a;
+    std::memset(&a, 0, sizeof a);
+    a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
+    a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
+    a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
+    ret = ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
+                   d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
+  }
+  return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
+}
+
+} // namespace tiled_graph
+
+/* The whole LU graph on d's tiles through the inserter (see the top of this file). */
+template <class Submit>
+int getrf_tiled_graph(Submit &ins, const char *who, const tiled_desc &d, int exact_only, bool plain)
+{
+  using namespace tiled_graph;
+  int s = plain ? EXSTAR_SUCCESS : init_states(ins, who, d);
+  for (int64_t K = 0; K < d.kt && s == 0; ++K) {
+    s = panel(ins, who, d, K, exact_only, plain);
+    for (int64_t J = 0; J < d.nt && s == 0; ++J)
+      if (J != K) s = laswp(ins, who, d, K, J, exact_only, plain);
+    for (int64_t J = K + 1; J < d.nt && s == 0; ++J) s = urow(ins, who, d, K, J, exact_only, plain);
+    for (int64_t J = K + 1; J < d.nt && s == 0; ++J)
+      for (int64_t I = K + 1; I < d.mt && s == 0; ++I) s = update(ins, who, d, K, I, J, plain);
+  }
+  return s;
+}
+
+} // namespace exstar_rt
+#endif

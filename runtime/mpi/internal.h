@@ -1,0 +1,23 @@
+/* Internals shared by the StarPU-MPI drivers (runtime/mpi): tags, collective checks. */
+#ifndef EXSTAR_RUNTIME_MPI_INTERNAL_H
+#define EXSTAR_RUNTIME_MPI_INTERNAL_H
+#include "include/exstar/mpi.h"
+#include "runtime/internal.h"
+
+namespace exstar_mpi_rt {
+
+/* count consecutive StarPU-MPI tags, the same on every process (collective calls take them in
+ * the same order). */
+starpu_mpi_tag_t take_tags(int64_t count);
+/* EXSTAR_ERR_NOT_INIT unless exstar_mpi_init ran. */
+int require_mpi(const char *who);
+/* The worst status over all processes (the local one when every process has it); the
+ * message of a failing process is printed by that process. Collective. */
+int agree(const char *who, int status);
+/* EXSTAR_ERR_ARG on every process unless every process passed the same values. Collective. */
+int same_everywhere(const char *who, const int64_t *values, int count);
+/* P x Q from the arguments (0, 0: the default grid), checked against the number of processes. */
+int resolve_grid(const char *who, int *P, int *Q);
+
+} // namespace exstar_mpi_rt
+#endif

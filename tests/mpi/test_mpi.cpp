@@ -1,0 +1,276 @@
+// exstar over StarPU-MPI, run under mpirun with 1 to 4 processes: L, U, ipiv, info, the gesv
+// solutions, the dot and the gemm are bitwise the single-process results (computed on rank 0
+// with exstar_dgetrf_unblocked, exstar_dgesv, exstar_ddot, exstar_dgemm) for every process grid,
+// tile edge and input class; bad arguments give EXSTAR_ERR_ARG on every process, never a hang.
+// Every assertion is made on every rank from values rank 0 broadcasts.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include "tests/support/generators.hpp"
+#include <exstar/exstar.h>
+#include <exstar/level3.h>
+#include <exstar/mpi.h>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace exstar_test;
+
+namespace {
+
+int rank() { return exstar_mpi_rank(); }
+int nranks() { return exstar_mpi_size(); }
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// rank 0's values on every rank
+bool shared(bool ok)
+{
+  int v = ok ? 1 : 0;
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return v == 1;
+}
+int shared_int(int v)
+{
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return v;
+}
+int64_t shared_int64(int64_t v)
+{
+  MPI_Bcast(&v, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  return v;
+}
+double shared_double(double v)
+{
+  MPI_Bcast(&v, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return v;
+}
+
+struct problem {
+  std::string name;
+  int m, n;
+  std::vector<double> A; // m x n, lda = m
+};
+
+std::vector<problem> problems()
+{
+  Rng rng(20261124);
+  std::vector<problem> ps;
+  ps.push_back({"random 40x40", 40, 40, gen_exp_spread(1600, -3, 3, rng)});
+  ps.push_back({"random 37x29 (m > n)", 37, 29, gen_uniform(37 * 29, rng)});
+  ps.push_back({"random 23x41 (m < n)", 23, 41, gen_uniform(23 * 41, rng)});
+  ps.push_back({"wide exponents 33x33", 33, 33, gen_exp_spread(33 * 33, -300, 300, rng)});
+  ps.push_back({"cond 1e40 30x30", 30, 30, gen_matrix_cond(30, 1e40, 77)});
+  {
+    std::vector<double> d(30 * 30);
+    for (double &x : d) x = (double)(int)rand_below(rng, 17) - 8.0;
+    for (int i = 0; i < 30; ++i) d[i + 5 * 30] = d[i + 2 * 30] + d[i + 3 * 30];
+    ps.push_back({"singular 30x30", 30, 30, d});
+  }
+  {
+    std::vector<double> d = gen_uniform(26 * 26, rng);
+    d[3 + 7 * 26] = std::nan("");
+    d[20 + 4 * 26] = INFINITY;
+    ps.push_back({"NaN and inf 26x26", 26, 26, d});
+  }
+  return ps;
+}
+
+// The grids of this number of processes: the default one, 1 x N and N x 1.
+std::vector<std::pair<int, int>> grids()
+{
+  int P, Q;
+  exstar_mpi_grid(nranks(), &P, &Q);
+  std::vector<std::pair<int, int>> g{{P, Q}};
+  if (P != 1) g.push_back({1, nranks()});
+  if (nranks() > 1) g.push_back({nranks(), 1});
+  return g;
+}
+
+struct factors {
+  std::vector<double> A;
+  std::vector<int32_t> ipiv;
+  int64_t info = -1;
+  int status = 0;
+};
+
+// The single-process definition on rank 0 (the others get only status and info).
+factors reference(const problem &p)
+{
+  factors f{p.A, std::vector<int32_t>((size_t)std::min(p.m, p.n), -1)};
+  if (rank() == 0) f.status = exstar_dgetrf_unblocked(p.m, p.n, f.A.data(), p.m, f.ipiv.data(), &f.info);
+  return f;
+}
+
+factors distributed(const problem &p, int64_t nb, int P, int Q)
+{
+  factors f{rank() == 0 ? p.A : std::vector<double>(), std::vector<int32_t>((size_t)std::min(p.m, p.n), -1)};
+  f.status = exstar_mpi_dgetrf(p.m, p.n, rank() == 0 ? f.A.data() : nullptr, p.m, f.ipiv.data(), &f.info, nb, P, Q);
+  return f;
+}
+
+void require_same(const factors &got, const factors &want, const std::string &what)
+{
+  INFO(what << " on " << nranks() << " processes: " << exstar_last_error());
+  REQUIRE(got.status == shared_int(want.status));
+  REQUIRE(got.info == shared_int64(want.info));
+  REQUIRE(shared(got.ipiv == want.ipiv)); // ipiv: every rank has it; rank 0 compares
+  bool same = true;
+  if (rank() == 0)
+    for (size_t i = 0; i < want.A.size(); ++i) same = same && same_bits(got.A[i], want.A[i]);
+  REQUIRE(shared(same));
+}
+
+} // namespace
+
+TEST_CASE("distributed LU: L, U, ipiv and info are the single-process bits, every grid and tile edge",
+          "[mpi][getrf]")
+{
+  for (const problem &p : problems()) {
+    const factors want = reference(p);
+    for (auto [P, Q] : grids())
+      for (int64_t nb : {7, 16, 64})
+        require_same(distributed(p, nb, P, Q), want,
+                     p.name + ", grid " + std::to_string(P) + "x" + std::to_string(Q) + ", nb " + std::to_string(nb));
+  }
+}
+
+TEST_CASE("distributed LU: the exact path alone gives the same bits", "[mpi][getrf][exact]")
+{
+  const problem p = problems()[3]; // wide exponents: many entries decline anyway
+  const factors want = reference(p);
+  exstar_set_exact_only(1);
+  const factors got = distributed(p, 8, 0, 0);
+  exstar_set_exact_only(0);
+  require_same(got, want, "exact only");
+}
+
+TEST_CASE("distributed gesv: the solutions are exstar_dgesv's bits", "[mpi][gesv]")
+{
+  Rng rng(99);
+  const int n = 45, nrhs = 3;
+  const std::vector<double> A = gen_matrix_cond(n, 1e12, 5), B = gen_uniform(n * nrhs, rng);
+  for (int steps : {0, 2}) {
+    std::vector<double> A1 = A, B1 = B, A2 = A, B2 = B;
+    std::vector<int32_t> p1(n), p2(n);
+    int64_t i1 = -1, i2 = -1;
+    int s1 = 0;
+    if (rank() == 0) s1 = exstar_dgesv(n, nrhs, A1.data(), n, p1.data(), B1.data(), n, steps, &i1);
+    int s2 = exstar_mpi_dgesv(n, nrhs, A2.data(), n, p2.data(), B2.data(), n, steps, &i2, 16, 0, 0);
+    INFO("refine steps " << steps << ": " << exstar_last_error());
+    REQUIRE(s2 == shared_int(s1));
+    REQUIRE(i2 == shared_int64(i1));
+    bool same = true;
+    if (rank() == 0)
+      for (size_t i = 0; i < B1.size(); ++i) same = same && same_bits(B1[i], B2[i]);
+    REQUIRE(shared(same && p1 == p2));
+  }
+}
+
+TEST_CASE("distributed dot: one rounding of the exact sum over every rank's part", "[mpi][dot]")
+{
+  Rng rng(7);
+  // the whole vectors, known everywhere; rank r holds a part of its own length (rank 1 none)
+  const int n = 3000;
+  const std::vector<double> x = gen_exp_spread(n, -200, 200, rng), y = gen_sum_cancel(n, 1e-30, -100, 100, rng);
+  // rank r holds [first(r), first(r+1)); with 3 or more processes rank 1 holds nothing
+  auto first = [&](int r) {
+    if (r >= nranks()) return n;
+    return (nranks() >= 3 && r == 1 ? 2 : r) * (n / nranks());
+  };
+  const int me = rank(), len = first(me + 1) - first(me);
+  double got = -1.0, want = -2.0;
+  REQUIRE(exstar_mpi_ddot(len, x.data() + first(me), 1, y.data() + first(me), 1, &got) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_ddot(n, x.data(), 1, y.data(), 1, &want) == EXSTAR_SUCCESS);
+  REQUIRE(same_bits(got, want));
+  REQUIRE(same_bits(shared_double(got), got)); // every rank holds rank 0's value
+}
+
+TEST_CASE("distributed gemm on the application's StarPU-MPI tiles equals exstar_dgemm", "[mpi][gemm]")
+{
+  Rng rng(11);
+  const int mt = 3, nt = 2, tb = 9, k = 17, m = mt * tb, n = nt * tb;
+  const std::vector<double> A = gen_exp_spread(m * k, -40, 40, rng), B = gen_exp_spread(k * n, -40, 40, rng);
+  const std::vector<double> C0 = gen_uniform(m * n, rng);
+  std::vector<double> want = C0;
+  REQUIRE(exstar_dgemm('N', 'N', m, n, k, 1.5, A.data(), m, B.data(), k, -0.5, want.data(), m) == EXSTAR_SUCCESS);
+  // row panels of A, column panels of B, tiles of C: copies owned by the tiles' ranks
+  std::vector<std::vector<double>> ap(mt), bp(nt), ct(mt * nt);
+  std::vector<starpu_data_handle_t> ha(mt), hb(nt), hc(mt * nt);
+  int64_t tag = 1000;
+  for (int I = 0; I < mt; ++I) {
+    ap[I].resize(tb * k);
+    for (int l = 0; l < k; ++l)
+      for (int i = 0; i < tb; ++i) ap[I][i + l * tb] = A[I * tb + i + (size_t)l * m];
+    starpu_matrix_data_register(&ha[I], STARPU_MAIN_RAM, (uintptr_t)ap[I].data(), tb, tb, k, sizeof(double));
+    starpu_mpi_data_register(ha[I], tag++, I % nranks());
+  }
+  for (int J = 0; J < nt; ++J) {
+    bp[J].assign(B.begin() + (size_t)J * tb * k, B.begin() + (size_t)(J + 1) * tb * k);
+    starpu_matrix_data_register(&hb[J], STARPU_MAIN_RAM, (uintptr_t)bp[J].data(), k, k, tb, sizeof(double));
+    starpu_mpi_data_register(hb[J], tag++, (J + 1) % nranks());
+  }
+  for (int J = 0; J < nt; ++J)
+    for (int I = 0; I < mt; ++I) {
+      std::vector<double> &c = ct[I + J * mt];
+      c.resize(tb * tb);
+      for (int j = 0; j < tb; ++j)
+        for (int i = 0; i < tb; ++i) c[i + j * tb] = C0[I * tb + i + (size_t)(J * tb + j) * m];
+      starpu_matrix_data_register(&hc[I + J * mt], STARPU_MAIN_RAM, (uintptr_t)c.data(), tb, tb, tb, sizeof(double));
+      starpu_mpi_data_register(hc[I + J * mt], tag++, exstar_mpi_tile_owner(I, J, 1, nranks()));
+    }
+  REQUIRE(exstar_mpi_dgemm_insert(MPI_COMM_WORLD, 'N', 'N', mt, nt, 1.5, ha.data(), hb.data(), -0.5, hc.data()) ==
+          EXSTAR_SUCCESS);
+  for (int t = 0; t < mt * nt; ++t) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, hc[t], 0);
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  for (auto *hs : {&ha, &hb, &hc})
+    for (starpu_data_handle_t h : *hs) starpu_data_unregister(h);
+  bool same = true;
+  if (rank() == 0)
+    for (int J = 0; J < nt; ++J)
+      for (int I = 0; I < mt; ++I)
+        for (int j = 0; j < tb; ++j)
+          for (int i = 0; i < tb; ++i)
+            same = same && same_bits(ct[I + J * mt][i + j * tb], want[I * tb + i + (size_t)(J * tb + j) * m]);
+  REQUIRE(shared(same));
+}
+
+TEST_CASE("distributed calls: mismatched sizes and bad grids fail on every process", "[mpi][errors]")
+{
+  std::vector<double> A(16 * 16, 1.0);
+  std::vector<int32_t> ipiv(16);
+  int64_t info = -1;
+  // rank 1 (or the only rank) asks for a different n
+  const int64_t n = rank() == std::min(1, nranks() - 1) && nranks() > 1 ? 15 : 16;
+  if (nranks() > 1) CHECK(exstar_mpi_dgetrf(16, n, A.data(), 16, ipiv.data(), &info, 8, 0, 0) == EXSTAR_ERR_ARG);
+  CHECK(exstar_mpi_dgetrf(16, 16, A.data(), 16, ipiv.data(), &info, 8, nranks() + 1, 1) == EXSTAR_ERR_ARG);
+  CHECK(std::string(exstar_last_error()).find("grid") != std::string::npos);
+  // rank 0 passes lda < m: every process reports it
+  CHECK(exstar_mpi_dgetrf(16, 16, A.data(), rank() == 0 ? 8 : 16, ipiv.data(), &info, 8, 0, 0) == EXSTAR_ERR_ARG);
+  // and the library still works
+  std::vector<double> B = problems()[0].A;
+  std::vector<int32_t> p(40);
+  CHECK(exstar_mpi_dgetrf(40, 40, B.data(), 40, p.data(), &info, 16, 0, 0) == EXSTAR_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  cfg.backends = EXSTAR_BACKEND_CPU;
+  const char *be = std::getenv("EXSTAR_TEST_BACKENDS");
+  if (be && std::string(be) == "cpu+opencl") cfg.backends |= EXSTAR_BACKEND_OPENCL, cfg.nopencl = 1, cfg.require = 1;
+  cfg.ncpus = 1; // ranks share the cores: one worker each
+  if (exstar_mpi_init(&argc, &argv, &cfg) != EXSTAR_SUCCESS) {
+    std::fprintf(stderr, "test_mpi: %s\n", exstar_last_error());
+    return exstar_last_error()[0] && std::strstr(exstar_last_error(), "worker") ? 77 : 1;
+  }
+  Catch::Session session;
+  if (rank() != 0) session.configData().outputFilename = "/dev/null"; // one report: rank 0's
+  int failed = session.run(argc, argv);
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  exstar_mpi_shutdown();
+  return any ? 1 : 0;
+}
