@@ -23,5 +23,8 @@ int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
 /* exstar_gemv_acc_cl with RW accumulators: for accumulators one task alone adds to (no
  * per-worker copies to zero and reduce). */
 extern struct starpu_codelet exstar_gemv_acc_rw_cl;
+/* R src, W dst of one shape: matrices (any ld, any element size) or vectors; CPU. */
+extern struct starpu_codelet exstar_matrix_copy_cl;
+extern struct starpu_codelet exstar_vector_copy_cl;
 
 #endif

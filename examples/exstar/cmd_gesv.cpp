@@ -1,6 +1,7 @@
 // exstar gesv A.mtx B.mtx -o X.mtx [--refine K]: solves A X = B by the exact LU (exstar_dgesv),
 // every entry of the factors and of each substitution correctly rounded, then K refinement steps.
 #include "cli.hpp"
+#include "distributed.hpp"
 #include "lu.hpp"
 #include "mmio.hpp"
 #include "progress.hpp"
@@ -24,14 +25,21 @@ int run(const Args &args)
   bool plain = args.has("--plain");
   int steps = (int)args.integer("--refine", 0, 0, 1000);
   if (plain && steps > 0) throw UsageError("--plain has no --refine");
-  Matrix a = read_matrix(args.files()[0]);
-  require_square(a);
-  Matrix b = read_matrix(args.files()[1]);
-  if (b.rows != a.rows)
-    throw Failure(b.file + ":" + std::to_string(b.size_line) + ": " + std::to_string(b.rows) +
-                  " rows do not match the order of " + a.file + " (" + std::to_string(a.rows) + ")");
-  require_finite(a, "gesv");
-  require_finite(b, "gesv");
+  if (dist::active() && (plain || args.has("--unblocked")))
+    throw UsageError("--plain and --unblocked have no distributed gesv (mpirun)");
+  Matrix a, b;
+  dist::on_root([&] {
+    a = read_matrix(args.files()[0]);
+    require_square(a);
+    b = read_matrix(args.files()[1]);
+    if (b.rows != a.rows)
+      throw Failure(b.file + ":" + std::to_string(b.size_line) + ": " + std::to_string(b.rows) +
+                    " rows do not match the order of " + a.file + " (" + std::to_string(a.rows) + ")");
+    require_finite(a, "gesv");
+    require_finite(b, "gesv");
+  });
+  dist::share_shape(a);
+  dist::share_shape(b);
   std::vector<int32_t> ipiv((size_t)a.rows);
   int64_t n = a.rows, info = 0;
   {
@@ -39,6 +47,9 @@ int run(const Args &args)
     lu_shape(args);
     if (plain) note_plain("gesv");
     CallResult r = run_with_progress("gesv", [&] {
+      if (dist::active())
+        return distributed_gesv(n, b.cols, a.values.data(), leading_dim(a), ipiv.data(), b.values.data(),
+                                leading_dim(b), steps, &info);
       return plain ? exstar_dgesv_plain(n, b.cols, a.values.data(), leading_dim(a), ipiv.data(), b.values.data(),
                                         leading_dim(b), &info)
                    : exstar_dgesv(n, b.cols, a.values.data(), leading_dim(a), ipiv.data(), b.values.data(),
@@ -51,6 +62,7 @@ int run(const Args &args)
       throw Failure("gesv: the LU factors overflowed (L or U holds inf or NaN); no solution written");
     if (r.status != EXSTAR_SUCCESS) throw Failure(r.error.empty() ? exstar_status_name(r.status) : r.error);
   }
+  if (!dist::root()) return EXIT_OK; // rank 0 writes
   OutputFile out(out_path);
   write_matrix(out, b.rows, b.cols, b.values);
   out.commit();

@@ -1,6 +1,7 @@
 // exstar getrf A.mtx -o LU.mtx --ipiv P.mtx: LU with partial pivoting, every entry of L and U
 // one correctly rounded value (exstar_dgetrf), the factors stored as LAPACK's dgetrf leaves them.
 #include "cli.hpp"
+#include "distributed.hpp"
 #include "lu.hpp"
 #include "mmio.hpp"
 #include "progress.hpp"
@@ -25,15 +26,22 @@ int run(const Args &args)
   std::string lu_path = args.output(), piv_path = args.output("--ipiv");
   if (lu_path == piv_path) throw UsageError("-o and --ipiv name the same file");
   bool plain = args.has("--plain");
-  Matrix a = read_matrix(args.files()[0]);
-  require_finite(a, "the LU factorization");
+  if (dist::active() && args.has("--unblocked")) throw UsageError("--unblocked has no distributed form (mpirun)");
+  Matrix a;
+  dist::on_root([&] {
+    a = read_matrix(args.files()[0]);
+    require_finite(a, "the LU factorization");
+  });
+  dist::share_shape(a);
   std::vector<int32_t> ipiv((size_t)std::min(a.rows, a.cols));
   int64_t info = 0;
   {
     Session session(args);
     lu_shape(args);
-    if (plain) note_plain("getrf");
+    if (plain && dist::root()) note_plain("getrf");
     CallResult r = run_with_progress("getrf", [&] {
+      if (dist::active())
+        return distributed_getrf(plain, a.rows, a.cols, a.values.data(), leading_dim(a), ipiv.data(), &info);
       return (plain ? exstar_dgetrf_plain : exstar_dgetrf)(a.rows, a.cols, a.values.data(), leading_dim(a),
                                                            ipiv.data(), &info);
     });
@@ -45,6 +53,7 @@ int run(const Args &args)
   }
   // As LAPACK: a zero pivot does not stop the factorization; the factors are written and the
   // exit code (3) says that U is singular.
+  if (!dist::root()) return info > 0 ? EXIT_SINGULAR : EXIT_OK; // rank 0 writes
   OutputFile lu(lu_path), piv(piv_path);
   write_matrix(lu, a.rows, a.cols, a.values,
                std::string(plain ? "plain-double" : "exact") + " LU (LAPACK dgetrf layout): unit L below the "

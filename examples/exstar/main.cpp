@@ -1,6 +1,7 @@
 // exstar SUBCOMMAND [options] files...: the command-line face of the exstar library.
 // main only dispatches; each subcommand lives in its own cmd_*.cpp file.
 #include "cli.hpp"
+#include "distributed.hpp"
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -63,6 +64,7 @@ bool wants_help(const std::vector<std::string> &args)
 
 int usage_error(const char *where, const std::string &what)
 {
+  if (!cli::dist::root()) return EXIT_USAGE; // rank 0 says it once
   std::fprintf(stderr, "exstar: %s%s%s (see 'exstar %s%s--help')\n", where, *where ? ": " : "", what.c_str(), where,
                *where ? " " : "");
   return EXIT_USAGE;
@@ -117,17 +119,25 @@ int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  // Nothing may escape: every failure is one line on stderr and an exit code.
+  // Nothing may escape: every failure is one line on stderr (from rank 0 alone under mpirun)
+  // and an exit code.
+  int code = EXIT_FAIL;
+  std::string message;
   try {
-    return dispatch(argc, argv);
+    cli::dist::start(&argc, &argv);
+    code = dispatch(argc, argv);
+  } catch (const cli::dist::Quiet &q) {
+    code = q.code;
   } catch (const Failure &e) {
-    std::fprintf(stderr, "exstar: %s\n", e.what());
+    message = e.what();
   } catch (const std::bad_alloc &) {
-    std::fprintf(stderr, "exstar: out of memory\n");
+    message = "out of memory";
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "exstar: internal error: %s\n", e.what());
+    message = std::string("internal error: ") + e.what();
   } catch (...) {
-    std::fprintf(stderr, "exstar: internal error (unknown exception)\n");
+    message = "internal error (unknown exception)";
   }
-  return EXIT_FAIL;
+  if (!message.empty() && cli::dist::root()) std::fprintf(stderr, "exstar: %s\n", message.c_str());
+  cli::dist::stop();
+  return code;
 }

@@ -1,5 +1,9 @@
 // The library session of one run: exstar_init from the runtime options, exstar_shutdown at the end.
 #include "cli.hpp"
+#include "distributed.hpp"
+#ifdef EXSTAR_TOOL_HAVE_MPI
+#include <exstar/mpi.h>
+#endif
 #include <cstdlib>
 #include <sstream>
 
@@ -64,10 +68,25 @@ Session::Session(const Args &args)
   check_runtime_args(args);
   // StarPU's banner and warnings would break "errors are one line on stderr".
   setenv("STARPU_SILENT", "1", 0);
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  if (dist::active()) {
+    check(exstar_mpi_init(nullptr, nullptr, &cfg)); // MPI itself runs since main (dist::start)
+    return;
+  }
+#endif
   check(exstar_init(&cfg));
 }
 
-Session::~Session() { exstar_shutdown(); }
+Session::~Session()
+{
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  if (dist::active()) {
+    exstar_mpi_shutdown();
+    return;
+  }
+#endif
+  exstar_shutdown();
+}
 
 void check(int status)
 {

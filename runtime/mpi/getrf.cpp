@@ -1,10 +1,11 @@
 // The distributed exact LU (and its plain baseline) and gesv: the tiled graph of
 // runtime/getrf_tiled_graph.h submitted through StarPU-MPI on tiles spread 2D block-cyclic.
-// The matrix starts and ends on rank 0: its tiles migrate to their owners before the graph and
-// back after it; the pivots of panel K live with the diagonal tile (K, K).
+// The matrix starts and ends on rank 0: copy tasks move its tiles to their owners before the
+// graph and back after it; the pivots of panel K live with the diagonal tile (K, K).
 #include "runtime/mpi/internal.h"
 #include "runtime/getrf_tiled.h"
 #include "runtime/getrf_tiled_graph.h"
+#include "codelets/codelets.h"
 #include <cstring>
 #include <vector>
 
@@ -28,31 +29,66 @@ struct mpi_submit {
   bool runs_here(int on) const { return on == me; }
 };
 
-// Tags and owners for d's handles (tiles and pivots registered on rank 0, where A is), then the
-// tiles and pivots migrate to their owners.
-void distribute(tiled_desc &d, int P, int Q)
+// The matrix and pivots where they live on rank 0 (A, ipiv), as handles of rank 0 shaped like
+// d's tiles and pivot blocks; copy tasks move them to and from the owners. (A task, not
+// starpu_mpi_data_migrate: with Open MPI's shared-memory transport, StarPU-MPI 1.3.10's
+// starpu_mpi_get_data_on_node_detached never completes for data beyond the eager limit.)
+struct home_handles {
+  std::vector<starpu_data_handle_t> tiles, pivots;
+};
+
+int64_t rows_of(const tiled_desc &d, int64_t I) { return min64(d.nb, d.m - I * d.nb); }
+int64_t cols_of(const tiled_desc &d, int64_t J) { return min64(d.nb, d.n - J * d.nb); }
+
+// Owners and tags for d's handles (registered without data everywhere), the home handles on
+// rank 0, and the copies of the tiles to their owners.
+int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64_t lda, int32_t *ipiv, const char *who)
 {
+  const bool root = d.me == 0;
   d.ranks.assign((size_t)(d.mt * d.nt), 0);
-  for (int64_t J = 0; J < d.nt; ++J)
-    for (int64_t I = 0; I < d.mt; ++I) d.ranks[(size_t)(I + J * d.mt)] = exstar_mpi_tile_owner(I, J, P, Q);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(2 * d.mt * d.nt + d.kt);
+  home.tiles.assign(d.tiles.size(), nullptr);
+  home.pivots.assign(d.pivots.size(), nullptr);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(3 * d.mt * d.nt + 2 * d.kt);
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
-      starpu_mpi_data_register(d.tile(I, J), tag++, 0);
-      if (d.state(I, J)) starpu_mpi_data_register(d.state(I, J), tag++, d.rank(I, J));
+      const size_t t = (size_t)(I + J * d.mt);
+      const int64_t rows = rows_of(d, I), cols = cols_of(d, J);
+      d.ranks[t] = exstar_mpi_tile_owner(I, J, P, Q);
+      starpu_mpi_data_register(d.tiles[t], tag++, d.ranks[t]);
+      if (d.states[t]) starpu_mpi_data_register(d.states[t], tag++, d.ranks[t]);
+      starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
+                                  root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
+                                  (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
+      starpu_mpi_data_register(home.tiles[t], tag++, 0);
+      int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, home.tiles[t], STARPU_W,
+                                       d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
+      if (ret != 0) return exstar_rt::submit_status(ret, who);
     }
-  for (int64_t K = 0; K < d.kt; ++K) starpu_mpi_data_register(d.pivots[(size_t)K], tag++, 0);
-  for (int64_t J = 0; J < d.nt; ++J)
-    for (int64_t I = 0; I < d.mt; ++I) starpu_mpi_data_migrate(MPI_COMM_WORLD, d.tile(I, J), d.rank(I, J));
-  for (int64_t K = 0; K < d.kt; ++K) starpu_mpi_data_migrate(MPI_COMM_WORLD, d.pivots[(size_t)K], d.rank(K, K));
+  for (int64_t K = 0; K < d.kt; ++K) {
+    const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
+    starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
+    starpu_vector_data_register(&home.pivots[(size_t)K], root ? STARPU_MAIN_RAM : -1,
+                                root ? (uintptr_t)(ipiv + K * d.nb) : 0, len, sizeof(int32_t));
+    starpu_mpi_data_register(home.pivots[(size_t)K], tag++, 0);
+  }
+  return EXSTAR_SUCCESS;
 }
 
-// The tiles and pivots back on rank 0 (into A and ipiv when unregistered there).
-void gather_home(tiled_desc &d)
+// The factors and pivots back into A and ipiv on rank 0; the home handles released.
+int gather_home(const tiled_desc &d, home_handles &home, const char *who)
 {
-  for (starpu_data_handle_t h : d.tiles) starpu_mpi_data_migrate(MPI_COMM_WORLD, h, 0);
-  for (starpu_data_handle_t h : d.pivots) starpu_mpi_data_migrate(MPI_COMM_WORLD, h, 0);
+  int ret = 0;
+  for (size_t t = 0; t < home.tiles.size() && ret == 0; ++t)
+    ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, d.tiles[t], STARPU_W, home.tiles[t],
+                                 STARPU_NAME, "exstar_mpi_gather", 0);
+  for (size_t K = 0; K < home.pivots.size() && ret == 0; ++K)
+    ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_vector_copy_cl, STARPU_R, d.pivots[K], STARPU_W,
+                                 home.pivots[K], STARPU_NAME, "exstar_mpi_gather", 0);
   starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  for (auto *hs : {&home.tiles, &home.pivots})
+    for (starpu_data_handle_t &h : *hs)
+      if (h) starpu_data_unregister(h), h = nullptr;
+  return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
 // Local argument checks: rank 0 holds A and ipiv, every rank gives info.
@@ -107,14 +143,15 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int
   int32_t *piv = me == 0 ? ipiv : own.data();
   tiled_desc d;
   d.me = me;
-  s = d.create(m, n, nb, me == 0 ? A : nullptr, lda, piv, !plain, me == 0);
+  home_handles home;
+  s = d.create(m, n, nb, nullptr, lda, nullptr, !plain, false); // no data: the owners get copies
+  if (s == EXSTAR_SUCCESS) s = distribute(d, home, P, Q, A, lda, piv, who);
   if (s == EXSTAR_SUCCESS) {
-    distribute(d, P, Q);
     mpi_submit ins{MPI_COMM_WORLD, me};
     s = exstar_rt::getrf_tiled_graph(ins, who, d, exact_only, plain);
-    starpu_mpi_wait_for_all(MPI_COMM_WORLD);
-    gather_home(d);
   }
+  const int g = gather_home(d, home, who);
+  if (s == EXSTAR_SUCCESS) s = g;
   d.destroy();
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if ((s = exstar_mpi_rt::agree(who, s))) return s;

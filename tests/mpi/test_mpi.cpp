@@ -136,6 +136,14 @@ TEST_CASE("distributed LU: L, U, ipiv and info are the single-process bits, ever
   }
 }
 
+TEST_CASE("distributed LU: tiles beyond MPI's eager limit (64 x 64 and 96 x 96)", "[mpi][getrf][large]")
+{
+  Rng rng(5);
+  const problem p{"random 200x190", 200, 190, gen_exp_spread(200 * 190, -10, 10, rng)};
+  const factors want = reference(p);
+  for (int64_t nb : {64, 96}) require_same(distributed(p, nb, 0, 0), want, "nb " + std::to_string(nb));
+}
+
 TEST_CASE("distributed LU: the exact path alone gives the same bits", "[mpi][getrf][exact]")
 {
   const problem p = problems()[3]; // wide exponents: many entries decline anyway

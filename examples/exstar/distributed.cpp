@@ -1,0 +1,112 @@
+// The tool as N MPI processes (distributed.hpp). Without libexstar_mpi in the build, a launch of
+// several processes is refused with a clear error.
+#include "distributed.hpp"
+#include "cli.hpp"
+#include <cstdlib>
+#include <exception>
+#include <string>
+#ifdef EXSTAR_TOOL_HAVE_MPI
+#include <exstar/mpi.h>
+#endif
+
+namespace cli {
+namespace dist {
+
+namespace {
+
+bool distributed = false;
+int my_rank = 0;
+
+// The number of processes an MPI launcher started (Open MPI, PMIx, MPICH's PMI), else 1.
+int launched_size()
+{
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}) {
+    const char *v = std::getenv(name);
+    if (v && *v) return std::atoi(v);
+  }
+  return 1;
+}
+
+} // namespace
+
+void start(int *argc, char ***argv)
+{
+  if (launched_size() <= 1) return;
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+  distributed = true;
+#else
+  (void)argc, (void)argv;
+  throw Failure("started as " + std::to_string(launched_size()) +
+                " MPI processes, but this exstar was built without StarPU-MPI (libexstar_mpi): run it "
+                "without mpirun, or build it where Open MPI and StarPU-MPI are installed");
+#endif
+}
+
+void stop()
+{
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  if (distributed) MPI_Finalize();
+#endif
+  distributed = false;
+}
+
+bool active() { return distributed; }
+int rank() { return my_rank; }
+bool root() { return my_rank == 0; }
+
+void on_root(const std::function<void()> &f)
+{
+  if (!distributed) return f();
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  int code = EXIT_OK;
+  std::exception_ptr error;
+  if (root()) {
+    try {
+      f();
+    } catch (const UsageError &) {
+      code = EXIT_USAGE, error = std::current_exception();
+    } catch (...) {
+      code = EXIT_FAIL, error = std::current_exception();
+    }
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (error) std::rethrow_exception(error);
+  if (code != EXIT_OK) throw Quiet{code};
+#endif
+}
+
+void share_shape(Matrix &a)
+{
+  if (!distributed) return;
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  int64_t shape[2] = {a.rows, a.cols};
+  MPI_Bcast(shape, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  a.rows = shape[0], a.cols = shape[1];
+#endif
+}
+
+} // namespace dist
+
+#ifdef EXSTAR_TOOL_HAVE_MPI
+int distributed_getrf(bool plain, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  return (plain ? exstar_mpi_dgetrf_plain : exstar_mpi_dgetrf)(m, n, A, lda, ipiv, info, 0, 0, 0);
+}
+
+int distributed_gesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
+                     int refine_steps, int64_t *info)
+{
+  return exstar_mpi_dgesv(n, nrhs, A, lda, ipiv, B, ldb, refine_steps, info, 0, 0, 0);
+}
+#else
+int distributed_getrf(bool, int64_t, int64_t, double *, int64_t, int32_t *, int64_t *) { return EXSTAR_ERR_ARG; }
+int distributed_gesv(int64_t, int64_t, double *, int64_t, int32_t *, double *, int64_t, int, int64_t *)
+{
+  return EXSTAR_ERR_ARG;
+}
+#endif
+
+} // namespace cli
