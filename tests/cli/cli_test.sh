@@ -471,6 +471,34 @@ case_lu_backend() {
   cmp -s Xp.mtx Xp_ref.mtx || echo "note: gesv --plain differs between runs (a baseline: allowed)"
 }
 
+# mpirun -np N exstar getrf|gesv: the same files byte for byte as one process; rank 0 alone
+# reads, writes and prints; failures are one line and the same exit code, never a hang.
+case_mpi() {
+  [ -n "${EXSTAR_MPIRUN:-}" ] || skip "no mpirun, or exstar built without StarPU-MPI"
+  mpi() { timeout 300 $EXSTAR_MPIRUN --oversubscribe -np "$1" "$EXSTAR" "${@:2}" >stdout.txt 2>stderr.txt; RC=$?
+          ERR=$(grep -v -e '^---' -e '^$' -e 'job' -e 'Process name' -e 'Exit code' -e 'non-zero' -e 'terminated' \
+                -e 'first process' -e 'aborted' stderr.txt); }
+  run gen matrix --n 150 --cond 1e30 --seed 4 -o A.mtx
+  { echo "%%MatrixMarket matrix array real general"; echo "150 2"
+    for ((i = 0; i < 300; i++)); do echo $(((i * 7) % 13 - 6)); done; } >B.mtx
+  run getrf --backend cpu --ncpus 1 A.mtx -o LU_ref.mtx --ipiv P_ref.mtx; [ "$RC" = 0 ] || fail "getrf: $ERR"
+  run gesv --backend cpu --ncpus 1 --refine 1 A.mtx B.mtx -o X_ref.mtx;  [ "$RC" = 0 ] || fail "gesv: $ERR"
+  local np
+  for np in 2 3 4; do
+    mpi "$np" getrf --backend cpu --ncpus 1 --nb 32 A.mtx -o LU.mtx --ipiv P.mtx
+    [ "$RC" = 0 ] || fail "mpirun -np $np getrf: exit $RC ($ERR)"
+    cmp -s LU.mtx LU_ref.mtx && cmp -s P.mtx P_ref.mtx || fail "mpirun -np $np getrf: other bytes than one process"
+    mpi "$np" gesv --backend cpu --ncpus 1 --refine 1 A.mtx B.mtx -o X.mtx
+    [ "$RC" = 0 ] && cmp -s X.mtx X_ref.mtx || fail "mpirun -np $np gesv: exit $RC, other bytes ($ERR)"
+    echo "ok: mpirun -np $np getrf, gesv: byte for byte one process's output"
+  done
+  mpi 2 getrf --backend cpu --ncpus 1 nosuch.mtx -o L.mtx --ipiv Q.mtx
+  [ "$RC" = 1 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] && [ ! -e L.mtx ] || fail "missing file under mpirun: exit $RC, '$ERR'"
+  mpi 2 getrf --backend cpu --ncpus 1 --unblocked A.mtx -o L.mtx --ipiv Q.mtx
+  [ "$RC" = 2 ] && [ ! -e L.mtx ] || fail "--unblocked under mpirun: exit $RC, '$ERR'"
+  echo "ok: errors under mpirun: one line from rank 0, exit 1 / 2, nothing written"
+}
+
 case_bench() {
   local op
   for op in dot gemv trsv getrf; do
@@ -614,6 +642,7 @@ case "$CASE" in
   lu_opencl) case_lu_backend "--backend opencl" "--backend cpu,opencl --sched eager" ;;
   lu_cuda) case_lu_backend "--backend cuda" "--backend cpu+cuda" ;;
   bench) case_bench ;;
+  mpi) case_mpi ;;
   progress) case_progress ;;
   *) fail "unknown case" ;;
 esac
