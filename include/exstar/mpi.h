@@ -74,6 +74,14 @@ int exstar_mpi_ddot(int64_t nlocal, const double *x, int64_t incx, const double 
 int exstar_mpi_ddot_insert(MPI_Comm comm, int64_t count, const starpu_data_handle_t *x, const starpu_data_handle_t *y,
                            starpu_data_handle_t result);
 
+/** Task form of a distributed exact gemv: y[I] := RN(α·Σ_j A[I](i,j)·x_j + β·y[I]_i) for the mt
+ * row panels A[I] (m_I x n matrix handles of doubles) and pieces y[I] (vector handles of m_I
+ * doubles), x a vector handle of n doubles; all registered with StarPU-MPI. Each piece is
+ * computed on y[I]'s owner (the panel and x are brought there): the bits are exstar_dgemv's.
+ * Collective. */
+int exstar_mpi_dgemv_insert(MPI_Comm comm, int64_t mt, double alpha, const starpu_data_handle_t *A,
+                            starpu_data_handle_t x, double beta, starpu_data_handle_t *y);
+
 /** Task form of a distributed exact gemm: C(I, J) := RN(α·Σ_l A_I(i,l)·B_J(l,j) + β·C(I, J)(i,j))
  * for the mt x nt tiles C[I + J·mt] (matrix handles of doubles registered with StarPU-MPI),
  * A_I = A[I] the row panel of op(A) for tile row I (m_I x k, stored m_I x k for transa 'N',

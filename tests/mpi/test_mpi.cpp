@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include "tests/support/generators.hpp"
 #include <exstar/exstar.h>
+#include <exstar/level2.h>
 #include <exstar/level3.h>
 #include <exstar/mpi.h>
 #include <cmath>
@@ -241,6 +242,43 @@ TEST_CASE("distributed gemm on the application's StarPU-MPI tiles equals exstar_
         for (int j = 0; j < tb; ++j)
           for (int i = 0; i < tb; ++i)
             same = same && same_bits(ct[I + J * mt][i + j * tb], want[I * tb + i + (size_t)(J * tb + j) * m]);
+  REQUIRE(shared(same));
+}
+
+TEST_CASE("distributed gemv on the application's StarPU-MPI row panels equals exstar_dgemv", "[mpi][gemv]")
+{
+  Rng rng(13);
+  const int mt = 4, tb = 11, n = 29, m = mt * tb;
+  const std::vector<double> A = gen_exp_spread(m * n, -60, 60, rng), x = gen_sum_cancel(n, 1e-20, -30, 30, rng);
+  const std::vector<double> y0 = gen_uniform(m, rng);
+  std::vector<double> want = y0;
+  REQUIRE(exstar_dgemv('N', m, n, 0.75, A.data(), m, x.data(), 1, 2.0, want.data(), 1) == EXSTAR_SUCCESS);
+  std::vector<std::vector<double>> ap(mt), yp(mt);
+  std::vector<starpu_data_handle_t> ha(mt), hy(mt);
+  std::vector<double> xs = x;
+  starpu_data_handle_t hx;
+  int64_t tag = 2000;
+  starpu_vector_data_register(&hx, STARPU_MAIN_RAM, (uintptr_t)xs.data(), n, sizeof(double));
+  starpu_mpi_data_register(hx, tag++, nranks() - 1);
+  for (int I = 0; I < mt; ++I) {
+    ap[I].resize(tb * n);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < tb; ++i) ap[I][i + j * tb] = A[I * tb + i + (size_t)j * m];
+    yp[I].assign(y0.begin() + I * tb, y0.begin() + (I + 1) * tb);
+    starpu_matrix_data_register(&ha[I], STARPU_MAIN_RAM, (uintptr_t)ap[I].data(), tb, tb, n, sizeof(double));
+    starpu_mpi_data_register(ha[I], tag++, (I + 1) % nranks());
+    starpu_vector_data_register(&hy[I], STARPU_MAIN_RAM, (uintptr_t)yp[I].data(), tb, sizeof(double));
+    starpu_mpi_data_register(hy[I], tag++, I % nranks());
+  }
+  REQUIRE(exstar_mpi_dgemv_insert(MPI_COMM_WORLD, mt, 0.75, ha.data(), hx, 2.0, hy.data()) == EXSTAR_SUCCESS);
+  for (int I = 0; I < mt; ++I) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, hy[I], 0);
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  starpu_data_unregister(hx);
+  for (int I = 0; I < mt; ++I) starpu_data_unregister(ha[I]), starpu_data_unregister(hy[I]);
+  bool same = true;
+  if (rank() == 0)
+    for (int I = 0; I < mt; ++I)
+      for (int i = 0; i < tb; ++i) same = same && same_bits(yp[I][i], want[I * tb + i]);
   REQUIRE(shared(same));
 }
 
