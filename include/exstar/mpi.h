@@ -36,8 +36,9 @@ int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg);
 /** Waits for every task and communication, stops exstar, StarPU-MPI, StarPU, and MPI when
  * exstar_mpi_init started it. Collective. */
 int exstar_mpi_shutdown(void);
-/** This process's rank in MPI_COMM_WORLD, and the number of processes (after exstar_mpi_init). */
+/** This process's rank in MPI_COMM_WORLD (0 before exstar_mpi_init). */
 int exstar_mpi_rank(void);
+/** The number of processes in MPI_COMM_WORLD (1 before exstar_mpi_init). */
 int exstar_mpi_size(void);
 /** The default process grid for nranks processes: P·Q == nranks, P <= Q, P as large as that allows. */
 void exstar_mpi_grid(int nranks, int *P, int *Q);

@@ -30,3 +30,12 @@ message(STATUS "pkg-config consumer: ${last_output}")
 if(NOT last_output MATCHES "dot = 1\n")
   message(FATAL_ERROR "unexpected output: ${last_output}")
 endif()
+
+# 3. the StarPU-MPI component's pkg-config file, when installed: its flags resolve
+if(EXISTS ${PREFIX}/lib/pkgconfig/exstar-mpi.pc)
+  run(pkg-config --cflags --libs exstar-mpi)
+  message(STATUS "pkg-config exstar-mpi: ${last_output}")
+  if(NOT EXISTS ${WORK}/cmake/consumer_mpi)
+    message(FATAL_ERROR "exstar-mpi is installed but find_package(exstar COMPONENTS mpi) did not find it")
+  endif()
+endif()
