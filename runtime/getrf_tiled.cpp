@@ -61,8 +61,10 @@ void tiled_desc::destroy()
     if (h) starpu_data_unregister(h), h = nullptr;
   for (starpu_data_handle_t &h : states)
     if (h) starpu_data_unregister_submit(h), h = nullptr;
-  for (starpu_data_handle_t &h : tiles)
-    if (h) starpu_data_unregister(h), h = nullptr;
+  for (starpu_data_handle_t &h : tiles) {
+    if (h && own_tiles) starpu_data_unregister(h);
+    h = nullptr;
+  }
 }
 
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)

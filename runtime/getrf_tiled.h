@@ -16,6 +16,7 @@ struct tiled_desc {
    * rank. Empty: one process, which owns everything. */
   std::vector<int> ranks;
   int me = 0;
+  bool own_tiles = true; /* false: the caller's tile handles (exstar_desc_create_tiles), kept */
   int rank(int64_t I, int64_t J) const { return ranks.empty() ? 0 : ranks[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &tile(int64_t I, int64_t J) { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }

@@ -163,5 +163,6 @@ extern struct starpu_codelet exstar_acc_round_cl; /**< R acc, W result (variable
 #include <exstar/level2.h>
 #include <exstar/level3.h>
 #include <exstar/lapack.h>
+#include <exstar/tiles.h>
 
 #endif /* EXSTAR_EXSTAR_H */
