@@ -44,3 +44,446 @@ extern "C" int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t 
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? 0 : -(int)e;
 }
+
+// ---- the panel and the block rows of U ------------------------------------------------------
+// Same definitions as kernels_cpu/lu_tiled.cpp, laid out for the GPU:
+//  - the panel is gathered into a contiguous scratch (values P and states S, rows [c0, m));
+//  - per group of kGroup columns: the group's states take the terms of the columns already done
+//    through the Level-3 fast sums (a thread an entry, a split constant per entry from its row's
+//    and column's largest factors: core/gemm.h); per column: the rows of U inside the group by
+//    a right-looking substitution (row k is rounded, then every row below takes its term
+//    −l(i,k)·u(k,j) into its bounded double-double), v(i) for every row at once with a
+//    block-wise iamax (core/iamax.h), and one kernel that merges the blocks' winners, swaps and
+//    divides; then the group's rows, now final (later pivots are below them), get their U
+//    entries in every later column of the panel: the fast sums over the columns before the
+//    group, then the same substitution (as a U block row does);
+//  - a block row of U: the same group state update and substitution on tile (K, J).
+// Every entry is rounded from its bounded double-double when the bound proves it, else from the
+// exact sum of all its terms read from the tiles (core accumulator, as the CPU kernel does). The
+// order in which the bounded terms are added differs from the CPU kernel's only where it cannot
+// show: an accepted rounding is the correct one.
+
+#include "kernels_cuda/acc_cuda.cuh"
+#include "core/checked_round.h"
+#include "core/gemm.h"
+#include "core/iamax.h"
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+constexpr int64_t kGroup = 16; // as the CPU kernel (any value gives the same bits)
+constexpr int kRows = 256;     // threads of the row-parallel kernels
+
+__host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// The tile grid in device memory.
+struct dgrid {
+  int64_t m, n, nb, mt, nt;
+  double *const *a;
+  const int64_t *lda;
+  exstar_bdd *const *st;
+  const int64_t *ldst;
+  __device__ double &at(int64_t r, int64_t c) const
+  {
+    const int64_t t = r / nb + (c / nb) * mt;
+    return a[t][(r % nb) + (c % nb) * lda[t]];
+  }
+  __device__ exstar_bdd &s(int64_t r, int64_t c) const
+  {
+    const int64_t t = r / nb + (c / nb) * mt;
+    return st[t][(r % nb) + (c % nb) * ldst[t]];
+  }
+};
+
+// RN(a − Σ_{k<kend} l(k)·u(k)), every term exact (the definition's value), in a private
+// accumulator: the same core steps as the CPU kernel's exact_sum.
+template <class L, class U>
+__device__ __noinline__ double exact_sum(double a, int64_t kend, L l, U u)
+{
+  exstar_i64 acc[EXSTAR_ACC_WORDS];
+  for (int w = 0; w < EXSTAR_ACC_WORDS; ++w) acc[w] = 0;
+  double fpe[EXSTAR_FPE_N];
+  exstar_fpe_zero(fpe);
+  int flags = exstar_sum_step_private(acc, fpe, a);
+  for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_private(acc, fpe, -l(k), u(k));
+  exstar_acc_flush_fpe_private(acc, fpe);
+  exstar_acc_add_flags_private(acc, flags);
+  return exstar_acc_round_private(acc);
+}
+
+__device__ inline void count_repair(unsigned long long *rep)
+{
+  if (rep) atomicAdd(rep, 1ull);
+}
+
+// The gathered panel: P(i, j) and S(i, j) for rows [c0, m), columns [c0, c1), column-major.
+struct panel_ctx {
+  dgrid g;
+  double *P;
+  exstar_bdd *S;
+  int64_t *pos; // pos[i - c0]: the row that row i was before this panel's interchanges
+  int64_t c0, c1, rows;
+  int exact_only;
+  unsigned long long *rep;
+  __device__ double &a(int64_t i, int64_t j) const { return P[(i - c0) + (j - c0) * rows]; }
+  __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - c0) * rows]; }
+  __device__ double l(int64_t i, int64_t k) const { return a(i, k); }
+  struct lf {
+    const panel_ctx *c;
+    int64_t i, left;
+    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(left, k) : c->a(i, k); }
+  };
+  struct uf {
+    const panel_ctx *c;
+    int64_t j;
+    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(k, j) : c->a(k, j); }
+  };
+  // L left of the panel from the tiles (row pos), the rest from the panel; U above from the tiles.
+  __device__ double exact(int64_t i, int64_t j, int64_t kend) const
+  {
+    count_repair(rep);
+    return exact_sum(a(i, j), kend, lf{this, i, pos[i - c0]}, uf{this, j});
+  }
+};
+
+// Block row K of U in block column J: tile (K, J) in place, its state copied to S.
+struct urow_ctx {
+  dgrid g;
+  double *U;
+  int64_t ldu;
+  const double *L;
+  int64_t ldl;
+  exstar_bdd *S;
+  int64_t lds, c0, j0;
+  int exact_only;
+  unsigned long long *rep;
+  __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
+  __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - j0) * lds]; }
+  __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
+  struct lf {
+    const dgrid *g;
+    int64_t i;
+    __device__ double operator()(int64_t k) const { return g->at(i, k); }
+  };
+  struct uf {
+    const dgrid *g;
+    int64_t j;
+    __device__ double operator()(int64_t k) const { return g->at(k, j); }
+  };
+  __device__ double exact(int64_t i, int64_t j, int64_t kend) const
+  {
+    count_repair(rep);
+    return exact_sum(a(i, j), kend, lf{&g, i}, uf{&g, j});
+  }
+};
+
+// Rows [r0, r1) of U in columns col0 + blockIdx.x, in order: s(i, j) holds the terms k < r0;
+// row k is rounded (or computed exactly), then the rows below take −l(i,k)·u(k,j).
+template <class C>
+__global__ void usolve_kernel(C c, int64_t col0, int64_t r0, int64_t r1)
+{
+  const int64_t j = col0 + blockIdx.x;
+  for (int64_t k = r0; k < r1; ++k) {
+    if ((k - r0) % blockDim.x == threadIdx.x) {
+      double y;
+      const exstar_bdd d = c.s(k, j);
+      if (c.exact_only || !exstar_bdd_round_ok(&d, &y)) y = c.exact(k, j, k);
+      c.a(k, j) = y;
+    }
+    __syncthreads();
+    const double ukj = c.a(k, j);
+    for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
+      if (i > k) {
+        exstar_bdd &d = c.s(i, j);
+        // a product off the fast path poisons the entry's sum: its rounding then declines
+        if (!exstar_bdd_add_product(&d, -c.l(i, k), ukj)) d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+      }
+  }
+}
+
+// S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n (j = blockIdx.y) through the fast sums.
+__global__ void state_sub_kernel(int64_t m, int64_t k, const double *A, int64_t lda, const double *B, int64_t ldb,
+                                 exstar_bdd *S, int64_t lds)
+{
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
+  if (i >= m) return;
+  const double *a = A + i, *b = B + j * ldb;
+  int ea = EXSTAR_GEMM_EXP_ZERO, eb = EXSTAR_GEMM_EXP_ZERO;
+  for (int64_t l = 0; l < k; ++l) {
+    ea = exstar_exp_max(ea, exstar_exp_above(a[l * lda]));
+    eb = exstar_exp_max(eb, exstar_exp_above(b[l]));
+  }
+  const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(k));
+  double s = 0.0, r = 0.0;
+  for (int64_t l = 0; l < k; ++l) exstar_gemm_term(a[l * lda], b[l], sigma, &s, &r);
+  exstar_gemm_state_add(&S[i + j * lds], s, r, exstar_gemm_bound(k, sigma), -1.0);
+}
+
+void state_sub(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda, const double *B, int64_t ldb,
+               exstar_bdd *S, int64_t lds, cudaStream_t stream)
+{
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  const int threads = m >= 128 ? 128 : 32;
+  state_sub_kernel<<<dim3((unsigned)((m + threads - 1) / threads), (unsigned)n), threads, 0, stream>>>(m, k, A, lda, B,
+                                                                                                     ldb, S, lds);
+}
+
+// The winner of (key, index, value) pairs under exstar_iamax_beats.
+struct cand {
+  exstar_i64 key, idx;
+  double val;
+};
+__device__ inline void take(cand &x, const cand &y)
+{
+  if (exstar_iamax_beats(y.key, y.idx, x.key, x.idx)) x = y;
+}
+
+// v(i) of column j for rows [j, m): the state (terms k < g0) plus the group's terms k in
+// [g0, j); the block's iamax winner to parts[blockIdx.x]; v(j) to *vj.
+__global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g0, cand *parts,
+                                                      double *vj)
+{
+  const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
+  if (i < m) {
+    exstar_bdd d = c.s(i, j);
+    int ok = 1;
+    for (int64_t k = g0; k < j; ++k) ok &= exstar_bdd_add_product(&d, -c.a(i, k), c.a(k, j));
+    double y;
+    ok &= exstar_bdd_round_ok(&d, &y);
+    if (c.exact_only || !ok) y = c.exact(i, j, j);
+    c.a(i, j) = y;
+    if (i == j) *vj = y;
+    x = cand{exstar_iamax_key(y), i, y};
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    cand y{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
+           (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off), __shfl_down_sync(0xffffffffu, x.val, off)};
+    take(x, y);
+  }
+  __shared__ cand w[kRows / 32];
+  if ((threadIdx.x & 31) == 0) w[threadIdx.x >> 5] = x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int q = 1; q < (int)(blockDim.x >> 5); ++q) take(x, w[q]);
+    parts[blockIdx.x] = x;
+  }
+}
+
+// The pivot of column j (the winner of the parts), its interchange in the panel (values of
+// every other column, states of the columns after j, pos, ipiv) and the division of column j.
+__global__ void __launch_bounds__(kRows) col_fin_kernel(panel_ctx c, int64_t m, int64_t j, const cand *parts,
+                                                        int nparts, const double *vj, int32_t *ipiv)
+{
+  __shared__ cand win;
+  if (threadIdx.x == 0) {
+    cand x = parts[0];
+    for (int q = 1; q < nparts; ++q) take(x, parts[q]);
+    win = x;
+  }
+  __syncthreads();
+  const int64_t piv = win.idx;
+  const double ujj = win.val, old = *vj;
+  const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) {
+    if (i == j) {
+      c.a(j, j) = ujj;
+    } else if (i == piv) {
+      c.a(i, j) = ujj == 0.0 ? old : old / ujj;
+    } else if (ujj != 0.0) {
+      c.a(i, j) = c.a(i, j) / ujj;
+    }
+  }
+  if (blockIdx.x == 0) {
+    if (piv != j)
+      for (int64_t cc = c.c0 + threadIdx.x; cc < c.c1; cc += blockDim.x) {
+        if (cc == j) continue;
+        const double t = c.a(j, cc);
+        c.a(j, cc) = c.a(piv, cc);
+        c.a(piv, cc) = t;
+        if (cc > j) {
+          const exstar_bdd u = c.s(j, cc);
+          c.s(j, cc) = c.s(piv, cc);
+          c.s(piv, cc) = u;
+        }
+      }
+    if (threadIdx.x == 0) {
+      ipiv[j - c.c0] = (int32_t)(piv + 1);
+      if (piv != j) {
+        const int64_t t = c.pos[j - c.c0];
+        c.pos[j - c.c0] = c.pos[piv - c.c0];
+        c.pos[piv - c.c0] = t;
+      }
+    }
+  }
+}
+
+// Gathers (back = 0: values, states and pos) or scatters (back = 1: values) the panel.
+__global__ void panel_copy_kernel(panel_ctx c, int back)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= c.rows * (c.c1 - c.c0)) return;
+  const int64_t i = c.c0 + x % c.rows, j = c.c0 + x / c.rows;
+  if (back) {
+    c.g.at(i, j) = c.a(i, j);
+  } else {
+    c.a(i, j) = c.g.at(i, j);
+    c.s(i, j) = c.g.s(i, j);
+    if (j == c.c0) c.pos[i - c.c0] = i;
+  }
+}
+
+// The grid arrays and a scratch of `extra` bytes in one stream-ordered device allocation; the
+// host copy of the arrays is freed by the stream once copied.
+struct scratch {
+  dgrid g;
+  char *base = nullptr, *extra = nullptr;
+  cudaError_t make(const exstar_cuda_tiles *v, size_t extra_bytes, cudaStream_t stream)
+  {
+    const size_t t = (size_t)(v->mt * v->nt), arrays = 4 * t * sizeof(void *);
+    const size_t head = (arrays + 255) / 256 * 256;
+    cudaError_t e = cudaMallocAsync((void **)&base, head + extra_bytes, stream);
+    if (e != cudaSuccess) return e;
+    char *h = (char *)std::malloc(arrays);
+    if (!h) return cudaErrorMemoryAllocation;
+    std::memcpy(h, v->a, t * sizeof(void *));
+    std::memcpy(h + t * sizeof(void *), v->lda, t * sizeof(int64_t));
+    std::memcpy(h + 2 * t * sizeof(void *), v->st, t * sizeof(void *));
+    std::memcpy(h + 3 * t * sizeof(void *), v->ldst, t * sizeof(int64_t));
+    e = cudaMemcpyAsync(base, h, arrays, cudaMemcpyHostToDevice, stream);
+    if (e == cudaSuccess) e = cudaLaunchHostFunc(stream, [](void *p) { std::free(p); }, h);
+    else std::free(h);
+    g = dgrid{v->m, v->n, v->nb, v->mt, v->nt, (double *const *)base, (const int64_t *)(base + t * sizeof(void *)),
+              (exstar_bdd *const *)(base + 2 * t * sizeof(void *)), (const int64_t *)(base + 3 * t * sizeof(void *))};
+    extra = base + head;
+    return e;
+  }
+  cudaError_t release(cudaStream_t stream) { return base ? cudaFreeAsync(base, stream) : cudaSuccess; }
+};
+
+int status(cudaError_t e)
+{
+  if (e == cudaSuccess) e = cudaGetLastError();
+  return e == cudaSuccess ? 0 : -(int)e;
+}
+
+unsigned blocks_for(int64_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
+
+} // namespace
+
+extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
+                                    unsigned long long *repaired, exstar_cuda_stream s)
+{
+  cudaStream_t stream = (cudaStream_t)s;
+  const int64_t m = v->m, c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), rows = m - c0, w = c1 - c0;
+  if (rows <= 0 || w <= 0) return 0;
+  const int nparts_max = (int)blocks_for(rows, kRows);
+  const size_t pbytes = (size_t)(rows * w) * sizeof(double), sbytes = (size_t)(rows * w) * sizeof(exstar_bdd);
+  const size_t qbytes = (size_t)rows * sizeof(int64_t), cbytes = (size_t)nparts_max * sizeof(cand);
+  scratch sc;
+  cudaError_t e = sc.make(v, sbytes + pbytes + qbytes + cbytes + 64, stream);
+  if (e != cudaSuccess) return status(e);
+  panel_ctx c;
+  c.g = sc.g;
+  c.S = (exstar_bdd *)sc.extra;
+  c.P = (double *)(sc.extra + sbytes);
+  c.pos = (int64_t *)(sc.extra + sbytes + pbytes);
+  cand *parts = (cand *)(sc.extra + sbytes + pbytes + qbytes);
+  double *vj = (double *)(sc.extra + sbytes + pbytes + qbytes + cbytes);
+  c.c0 = c0, c.c1 = c1, c.rows = rows, c.exact_only = exact_only, c.rep = repaired;
+  panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
+  for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
+    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
+    if (g0 >= m) break; // columns beyond the rows: their U entries were done after earlier groups
+    // the group's states of rows >= g0 take the terms k in [c0, g0) (the rows above the group
+    // are done: see the end of the loop)
+    state_sub(m - g0, g1 - g0, g0 - c0, &c.P[(g0 - c0)], rows, &c.P[(g0 - c0) * rows], rows,
+              &c.S[(g0 - c0) + (g0 - c0) * rows], rows, stream);
+    for (int64_t j = g0; j < g1; ++j) {
+      const int64_t ue = min64(j, m);
+      if (ue > g0) usolve_kernel<<<1, 32, 0, stream>>>(c, j, g0, ue); // U inside the group
+      if (j >= m) continue;
+      const unsigned nb = blocks_for(m - j, kRows);
+      col_v_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g0, parts, vj);
+      col_fin_kernel<<<nb, kRows, 0, stream>>>(c, m, j, parts, (int)nb, vj, ipiv);
+    }
+    if (g1 < c1) { // the group's rows are final: their U entries in the columns after the group
+      state_sub(gr1 - g0, c1 - g1, g0 - c0, &c.P[(g0 - c0)], rows, &c.P[(g1 - c0) * rows], rows,
+                &c.S[(g0 - c0) + (g1 - c0) * rows], rows, stream);
+      usolve_kernel<<<(unsigned)(c1 - g1), 32, 0, stream>>>(c, g1, g0, gr1);
+    }
+  }
+  panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
+  e = cudaGetLastError();
+  const cudaError_t f = sc.release(stream);
+  return status(e != cudaSuccess ? e : f);
+}
+
+extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, int exact_only,
+                                   unsigned long long *repaired, exstar_cuda_stream s)
+{
+  cudaStream_t stream = (cudaStream_t)s;
+  const int64_t c0 = K * v->nb, r1 = min64(v->m, c0 + v->nb), r = r1 - c0;
+  const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
+  if (r <= 0 || nc <= 0) return 0;
+  const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
+  scratch sc;
+  cudaError_t e = sc.make(v, (size_t)(r * nc) * sizeof(exstar_bdd), stream);
+  if (e != cudaSuccess) return status(e);
+  urow_ctx c;
+  c.g = sc.g;
+  c.U = v->a[tu], c.ldu = v->lda[tu], c.L = v->a[tl], c.ldl = v->lda[tl];
+  c.S = (exstar_bdd *)sc.extra, c.lds = r, c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
+  e = cudaMemcpy2DAsync(c.S, (size_t)r * sizeof(exstar_bdd), v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd),
+                        (size_t)r * sizeof(exstar_bdd), (size_t)nc, cudaMemcpyDeviceToDevice, stream);
+  for (int64_t g0 = c0; g0 < r1 && e == cudaSuccess; g0 += kGroup) {
+    const int64_t g1 = min64(r1, g0 + kGroup);
+    // rows [g0, g1) take the terms of the rows [c0, g0) already solved at Level-3 speed
+    state_sub(g1 - g0, nc, g0 - c0, c.L + (g0 - c0), c.ldl, c.U, c.ldu, c.S + (g0 - c0), r, stream);
+    usolve_kernel<<<(unsigned)nc, 32, 0, stream>>>(c, j0, g0, g1);
+  }
+  if (e == cudaSuccess) e = cudaGetLastError();
+  const cudaError_t f = sc.release(stream);
+  return status(e != cudaSuccess ? e : f);
+}
+
+namespace {
+
+__global__ void laswp_tiles_kernel(dgrid g, int64_t c0, int64_t npiv, const int32_t *ipiv, int64_t j0, int64_t ncols,
+                                   int states)
+{
+  const int64_t c = j0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= j0 + ncols) return;
+  for (int64_t q = 0; q < npiv; ++q) {
+    const int64_t r = c0 + q, p = (int64_t)ipiv[q] - 1;
+    if (p == r) continue;
+    double &x = g.at(r, c), &y = g.at(p, c);
+    const double t = x;
+    x = y, y = t;
+    if (states) {
+      exstar_bdd &u = g.s(r, c), &z = g.s(p, c);
+      const exstar_bdd b = u;
+      u = z, z = b;
+    }
+  }
+}
+
+} // namespace
+
+extern "C" int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t J, const int32_t *ipiv,
+                                          exstar_cuda_stream s)
+{
+  cudaStream_t stream = (cudaStream_t)s;
+  const int64_t c0 = K * v->nb, npiv = min64(min64(v->m, v->n), c0 + v->nb) - c0;
+  const int64_t j0 = J * v->nb, ncols = min64(v->n, j0 + v->nb) - j0;
+  if (npiv <= 0 || ncols <= 0) return 0;
+  const int states = v->st[K + J * v->mt] != nullptr;
+  scratch sc;
+  cudaError_t e = sc.make(v, 0, stream);
+  if (e != cudaSuccess) return status(e);
+  laswp_tiles_kernel<<<blocks_for(ncols, 128), 128, 0, stream>>>(sc.g, c0, npiv, ipiv, j0, ncols, states);
+  e = cudaGetLastError();
+  const cudaError_t f = sc.release(stream);
+  return status(e != cudaSuccess ? e : f);
+}

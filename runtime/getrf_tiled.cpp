@@ -82,6 +82,13 @@ void tiled_desc::destroy()
     if (h) starpu_data_unregister(h), h = nullptr;
 }
 
+bool tiled_lu_runs()
+{
+  if (starpu_cpu_worker_get_count() > 0) return true;
+  return exstar_lu_panel_cl.cuda_funcs[0] && exstar_lu_urow_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0] &&
+         starpu_cuda_worker_get_count() > 0;
+}
+
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)
 {
   int s = EXSTAR_SUCCESS;

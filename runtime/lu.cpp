@@ -444,8 +444,9 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
   *info = 0;
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
-  // The panel and U-row tasks run on CPU workers: without any, the unblocked graph.
-  if (starpu_cpu_worker_get_count() == 0) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
+  // The panel and U-row tasks run on CPU workers, and on CUDA workers when the build has their
+  // CUDA kernels: without either, the unblocked graph.
+  if (!exstar_rt::tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
   if (nb == 0) nb = exstar_default_tile(m, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
   exstar_rt::tiled_desc d;
