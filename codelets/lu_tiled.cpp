@@ -131,33 +131,6 @@ void lu_laswp_host_cuda(void *buffers[], void *cl_arg)
                             "exstar_lu_laswp");
 }
 
-// The interchanges on the GPU: the tiles (and states) of the block column from tile row K down.
-void lu_laswp_cuda(void *buffers[], void *cl_arg)
-{
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  const exstar_lu_tiled_buf *b = (const exstar_lu_tiled_buf *)(h + 1);
-  exstar_cuda_tile_column col;
-  std::memset(&col, 0, sizeof col);
-  col.nb = h->nb, col.first = h->K;
-  const int32_t *ipiv = nullptr;
-  for (int q = 0; q < h->nbuf; ++q) {
-    const int64_t t = b[q].I - h->K;
-    if (b[q].kind == EXSTAR_LU_TILE) {
-      col.a[t] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      col.lda[t] = (int32_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else if (b[q].kind == EXSTAR_LU_STATE) {
-      col.st[t] = (void *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      col.ldst[t] = (int32_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else {
-      ipiv = (const int32_t *)STARPU_VECTOR_GET_PTR(buffers[q]);
-    }
-  }
-  const int64_t c0 = h->K * h->nb;
-  const int64_t npiv = std::min(std::min(h->m, h->n), c0 + h->nb) - c0;
-  const int64_t ncols = std::min(h->nb, h->n - h->J * h->nb);
-  exstar_codelet_cuda_check(exstar_cuda_lu_laswp(&col, c0, npiv, ipiv, ncols, starpu_cuda_get_local_stream()),
-                            "exstar_lu_laswp");
-}
 #endif
 
 // The history model keys on the task's shape, not on its (variable) buffers.
@@ -212,14 +185,9 @@ uint32_t tiled_footprint(struct starpu_task *task)
 EXSTAR_LU_TILED_CODELET_ANY(lu_panel);
 EXSTAR_LU_TILED_CODELET_ANY(lu_urow);
 EXSTAR_LU_TILED_CODELET_ANY(lu_laswp_host);
-// The same interchanges with the tile column passed by value to the CUDA kernel (at most
-// EXSTAR_LU_LASWP_DEVICE_TILES tiles in the block column).
+// The same interchanges (one codelet name for the short block columns, kept for the models).
 struct starpu_codelet exstar_lu_laswp_cl = [] {
   struct starpu_codelet cl = exstar_lu_laswp_host_cl;
-#ifdef EXSTAR_WITH_CUDA_CODELETS
-  cl.cuda_funcs[0] = lu_laswp_cuda;
-  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
-#endif
   cl.name = "exstar_lu_laswp";
   return cl;
 }();

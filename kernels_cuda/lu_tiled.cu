@@ -96,25 +96,55 @@ struct dgrid {
   }
 };
 
-// RN(a − Σ_{k<kend} l(k)·u(k)), every term exact (the definition's value), in a private
-// accumulator: the same core steps as the CPU kernel's exact_sum.
+// RN(a − Σ_{k<kend} l(k)·u(k)), every term exact (the definition's value), computed by a whole
+// warp: lane q takes the terms k ≡ q (mod 32) into its own FPE, spilling into the warp's
+// accumulator `acc` (shared memory, EXSTAR_ACC_WORDS words, atomics), then every FPE and the
+// flags go into it and lane 0 rounds it. The same core steps as the CPU kernel's exact_sum (an
+// exact accumulator: the split of the terms among lanes cannot show). Every lane of the warp
+// calls it with the same arguments; every lane gets the value.
 template <class L, class U>
-__device__ __noinline__ double exact_sum(double a, int64_t kend, L l, U u)
+__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, int64_t kend, L l, U u)
 {
-  exstar_i64 acc[EXSTAR_ACC_WORDS];
-  for (int w = 0; w < EXSTAR_ACC_WORDS; ++w) acc[w] = 0;
+  const int lane = threadIdx.x & 31;
+  for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) acc[w] = 0;
+  __syncwarp();
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
-  int flags = exstar_sum_step_private(acc, fpe, a);
-  for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_private(acc, fpe, -l(k), u(k));
-  exstar_acc_flush_fpe_private(acc, fpe);
-  exstar_acc_add_flags_private(acc, flags);
-  return exstar_acc_round_private(acc);
+  int flags = lane == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
+  for (int64_t k = lane; k < kend; k += 32) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  exstar_acc_flush_fpe_atomic(acc, fpe);
+  flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
+  __syncwarp();
+  double y = 0.0;
+  if (lane == 0) {
+    exstar_acc_add_flags_private(acc, flags);
+    y = exstar_acc_round_private(acc);
+  }
+  y = __shfl_sync(0xffffffffu, y, 0);
+  __syncwarp();
+  return y;
 }
 
 __device__ inline void count_repair(unsigned long long *rep)
 {
-  if (rep) atomicAdd(rep, 1ull);
+  if (rep && (threadIdx.x & 31) == 0) atomicAdd(rep, 1ull);
+}
+
+// The lanes of a warp with want set get y := c.exact(i, j, kend), one entry after another, each
+// by the whole warp (every lane of the warp calls it).
+template <class C>
+__device__ inline void exact_where(const C &c, exstar_i64 *wacc, bool want, int64_t i, int64_t j, int64_t kend,
+                                   double &y)
+{
+  unsigned need = __ballot_sync(0xffffffffu, want);
+  while (need) {
+    const int src = __ffs(need) - 1;
+    need &= need - 1;
+    const int64_t ii = __shfl_sync(0xffffffffu, i, src), jj = __shfl_sync(0xffffffffu, j, src),
+                  ke = __shfl_sync(0xffffffffu, kend, src);
+    const double v = c.exact(wacc, ii, jj, ke);
+    if ((int)(threadIdx.x & 31) == src) y = v;
+  }
 }
 
 // The gathered panel: P(i, j) and S(i, j) for rows [c0, m), columns [c0, c1), column-major.
@@ -140,10 +170,10 @@ struct panel_ctx {
     __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(k, j) : c->a(k, j); }
   };
   // L left of the panel from the tiles (row pos), the rest from the panel; U above from the tiles.
-  __device__ double exact(int64_t i, int64_t j, int64_t kend) const
+  __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
     count_repair(rep);
-    return exact_sum(a(i, j), kend, lf{this, i, pos[i - c0]}, uf{this, j});
+    return exact_sum_warp(wacc, a(i, j), kend, lf{this, i, pos[i - c0]}, uf{this, j});
   }
 };
 
@@ -171,35 +201,47 @@ struct urow_ctx {
     int64_t j;
     __device__ double operator()(int64_t k) const { return g->at(k, j); }
   };
-  __device__ double exact(int64_t i, int64_t j, int64_t kend) const
+  __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
     count_repair(rep);
-    return exact_sum(a(i, j), kend, lf{&g, i}, uf{&g, j});
+    return exact_sum_warp(wacc, a(i, j), kend, lf{&g, i}, uf{&g, j});
   }
 };
 
-// Rows [r0, r1) of U in columns col0 + blockIdx.x, in order: s(i, j) holds the terms k < r0;
-// row k is rounded (or computed exactly), then the rows below take −l(i,k)·u(k,j).
+// Rows [r0, r1) (at most kGroup) of U in the columns [col0, col0 + ncols), in order; s(i, j)
+// holds the terms k < r0. A half-warp a column, a lane a row, the bounded double-doubles in
+// registers: row r0 + t is rounded (or computed exactly) by its lane and broadcast, then the
+// rows below take −l(i, r0 + t)·u(r0 + t, j).
 template <class C>
-__global__ void usolve_kernel(C c, int64_t col0, int64_t r0, int64_t r1)
+__global__ void __launch_bounds__(128) usub_kernel(C c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1)
 {
-  const int64_t j = col0 + blockIdx.x;
-  for (int64_t k = r0; k < r1; ++k) {
-    if ((k - r0) % blockDim.x == threadIdx.x) {
-      double y;
-      const exstar_bdd d = c.s(k, j);
-      if (c.exact_only || !exstar_bdd_round_ok(&d, &y)) y = c.exact(k, j, k);
-      c.a(k, j) = y;
-    }
-    __syncthreads();
-    const double ukj = c.a(k, j);
-    for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
-      if (i > k) {
-        exstar_bdd &d = c.s(i, j);
-        // a product off the fast path poisons the entry's sum: its rounding then declines
-        if (!exstar_bdd_add_product(&d, -c.l(i, k), ukj)) d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
-      }
+  const int lane = threadIdx.x & 31, half = lane >> 4, r = lane & 15;
+  const int64_t jj = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 4;
+  const int64_t j = col0 + jj, i = r0 + r;
+  const bool mine = jj < ncols && i < r1;
+  __shared__ exstar_i64 wacc[4][EXSTAR_ACC_WORDS];
+  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+  if (mine) d = c.s(i, j);
+  const int nr = (int)(r1 - r0);
+  for (int t = 0; t < nr; ++t) {
+    double y = 0.0;
+    bool want = false;
+    if (mine && r == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+    exact_where(c, wacc[threadIdx.x >> 5], want, i, j, i, y);
+    if (mine && r == t) c.a(i, j) = y;
+    y = __shfl_sync(0xffffffffu, y, (half << 4) + t);
+    __syncwarp(); // the value in memory too, for the exact path of the rows below
+    // a product off the fast path poisons the entry's sum: its rounding then declines
+    if (mine && r > t && !exstar_bdd_add_product(&d, -c.l(i, r0 + t), y))
+      d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
   }
+}
+
+template <class C>
+void usub(const C &c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1, cudaStream_t stream)
+{
+  if (ncols <= 0 || r1 <= r0) return;
+  usub_kernel<<<(unsigned)((ncols + 7) / 8), 128, 0, stream>>>(c, col0, ncols, r0, r1);
 }
 
 // S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n (j = blockIdx.y) through the fast sums.
@@ -239,20 +281,42 @@ __device__ inline void take(cand &x, const cand &y)
   if (exstar_iamax_beats(y.key, y.idx, x.key, x.idx)) x = y;
 }
 
-// v(i) of column j for rows [j, m): the state (terms k < g0) plus the group's terms k in
-// [g0, j); the block's iamax winner to parts[blockIdx.x]; v(j) to *vj.
-__global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g0, cand *parts,
-                                                      double *vj)
+// Column j of the panel, rows [j, m): first the previous column's terms (j > g0: s(i, c) +=
+// −l(i, j−1)·u(j−1, c) for c in [j, g1), right-looking inside the group), then v(i) := s(i, j)
+// rounded (every term k < j is in), or exact. The block's iamax winner to parts[blockIdx.x];
+// v(j) to *vj.
+__global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g0, int64_t g1,
+                                                      cand *parts, double *vj)
 {
   const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
   if (i < m) {
-    exstar_bdd d = c.s(i, j);
-    int ok = 1;
-    for (int64_t k = g0; k < j; ++k) ok &= exstar_bdd_add_product(&d, -c.a(i, k), c.a(k, j));
-    double y;
-    ok &= exstar_bdd_round_ok(&d, &y);
-    if (c.exact_only || !ok) y = c.exact(i, j, j);
+    if (j > g0) { // four entries at a time: their loads together
+      const double l = -c.a(i, j - 1);
+      for (int64_t cb = j; cb < g1; cb += 4) {
+        exstar_bdd d[4];
+        double u[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+          if (cb + q < g1) d[q] = c.s(i, cb + q), u[q] = c.a(j - 1, cb + q);
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+          if (cb + q < g1) {
+            if (!exstar_bdd_add_product(&d[q], l, u[q])) d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+            c.s(i, cb + q) = d[q];
+          }
+      }
+    }
+  }
+  __shared__ exstar_i64 wacc[kRows / 32][EXSTAR_ACC_WORDS];
+  double y = 0.0;
+  bool want = false;
+  if (i < m) {
+    const exstar_bdd d = c.s(i, j);
+    want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+  }
+  exact_where(c, wacc[threadIdx.x >> 5], want, i, j, j, y);
+  if (i < m) {
     c.a(i, j) = y;
     if (i == j) *vj = y;
     x = cand{exstar_iamax_key(y), i, y};
@@ -272,15 +336,22 @@ __global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, in
 }
 
 // The pivot of column j (the winner of the parts), its interchange in the panel (values of
-// every other column, states of the columns after j, pos, ipiv) and the division of column j.
-__global__ void __launch_bounds__(kRows) col_fin_kernel(panel_ctx c, int64_t m, int64_t j, const cand *parts,
-                                                        int nparts, const double *vj, int32_t *ipiv)
+// every other column, states of the columns after j, pos, ipiv), the division of column j, and
+// row j of U in the group's columns after j.
+__global__ void __launch_bounds__(kRows) col_fin_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g1,
+                                                        const cand *parts, int nparts, const double *vj, int32_t *ipiv)
 {
   __shared__ cand win;
-  if (threadIdx.x == 0) {
-    cand x = parts[0];
-    for (int q = 1; q < nparts; ++q) take(x, parts[q]);
-    win = x;
+  if (threadIdx.x < 32) {
+    cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
+    for (int q = threadIdx.x; q < nparts; q += 32) take(x, parts[q]);
+    for (int off = 16; off > 0; off >>= 1) {
+      cand y{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
+             (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off),
+             __shfl_down_sync(0xffffffffu, x.val, off)};
+      take(x, y);
+    }
+    if (threadIdx.x == 0) win = x;
   }
   __syncthreads();
   const int64_t piv = win.idx;
@@ -315,6 +386,21 @@ __global__ void __launch_bounds__(kRows) col_fin_kernel(panel_ctx c, int64_t m, 
         c.pos[j - c.c0] = c.pos[piv - c.c0];
         c.pos[piv - c.c0] = t;
       }
+    }
+    __syncthreads();
+    // row j of U in the group's later columns (at most kGroup - 1: the first warp): every term
+    // k < j is in its state
+    __shared__ exstar_i64 wacc[EXSTAR_ACC_WORDS];
+    const int64_t cc = j + 1 + threadIdx.x;
+    if (threadIdx.x < 32) {
+      double y = 0.0;
+      bool want = false;
+      if (cc < g1) {
+        const exstar_bdd d = c.s(j, cc);
+        want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      }
+      exact_where(c, wacc, want, j, cc, j, y);
+      if (cc < g1) c.a(j, cc) = y;
     }
   }
 }
@@ -393,25 +479,19 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   double *vj = (double *)(sc.extra + sbytes + pbytes + qbytes + cbytes);
   c.c0 = c0, c.c1 = c1, c.rows = rows, c.exact_only = exact_only, c.rep = repaired;
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
-  for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
+  for (int64_t g0 = c0; g0 < c1 && g0 < m; g0 += kGroup) {
+    // the states of rows >= g0 in columns >= g0 hold every term k < g0
     const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
-    if (g0 >= m) break; // columns beyond the rows: their U entries were done after earlier groups
-    // the group's states of rows >= g0 take the terms k in [c0, g0) (the rows above the group
-    // are done: see the end of the loop)
-    state_sub(m - g0, g1 - g0, g0 - c0, &c.P[(g0 - c0)], rows, &c.P[(g0 - c0) * rows], rows,
-              &c.S[(g0 - c0) + (g0 - c0) * rows], rows, stream);
-    for (int64_t j = g0; j < g1; ++j) {
-      const int64_t ue = min64(j, m);
-      if (ue > g0) usolve_kernel<<<1, 32, 0, stream>>>(c, j, g0, ue); // U inside the group
-      if (j >= m) continue;
+    for (int64_t j = g0; j < gr1; ++j) {
       const unsigned nb = blocks_for(m - j, kRows);
-      col_v_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g0, parts, vj);
-      col_fin_kernel<<<nb, kRows, 0, stream>>>(c, m, j, parts, (int)nb, vj, ipiv);
+      col_v_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g0, g1, parts, vj);
+      col_fin_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g1, parts, (int)nb, vj, ipiv);
     }
-    if (g1 < c1) { // the group's rows are final: their U entries in the columns after the group
-      state_sub(gr1 - g0, c1 - g1, g0 - c0, &c.P[(g0 - c0)], rows, &c.P[(g1 - c0) * rows], rows,
-                &c.S[(g0 - c0) + (g1 - c0) * rows], rows, stream);
-      usolve_kernel<<<(unsigned)(c1 - g1), 32, 0, stream>>>(c, g1, g0, gr1);
+    if (g1 < c1) { // the group's rows are final: their U entries in the later columns, then the
+                   // group's terms into the states of the rows and columns after it
+      usub(c, g1, c1 - g1, g0, gr1, stream);
+      state_sub(m - g1, c1 - g1, g1 - g0, &c.P[(g1 - c0) + (g0 - c0) * rows], rows, &c.P[(g0 - c0) + (g1 - c0) * rows],
+                rows, &c.S[(g1 - c0) + (g1 - c0) * rows], rows, stream);
     }
   }
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
@@ -439,9 +519,10 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
                         (size_t)r * sizeof(exstar_bdd), (size_t)nc, cudaMemcpyDeviceToDevice, stream);
   for (int64_t g0 = c0; g0 < r1 && e == cudaSuccess; g0 += kGroup) {
     const int64_t g1 = min64(r1, g0 + kGroup);
-    // rows [g0, g1) take the terms of the rows [c0, g0) already solved at Level-3 speed
-    state_sub(g1 - g0, nc, g0 - c0, c.L + (g0 - c0), c.ldl, c.U, c.ldu, c.S + (g0 - c0), r, stream);
-    usolve_kernel<<<(unsigned)nc, 32, 0, stream>>>(c, j0, g0, g1);
+    // rows [g0, g1) hold every term k < g0: their substitution, then their terms into the rows below
+    usub(c, j0, nc, g0, g1, stream);
+    state_sub(r1 - g1, nc, g1 - g0, c.L + (g1 - c0) + (g0 - c0) * c.ldl, c.ldl, c.U + (g0 - c0), c.ldu, c.S + (g1 - c0),
+              r, stream);
   }
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
@@ -450,22 +531,45 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
 
 namespace {
 
-__global__ void laswp_tiles_kernel(dgrid g, int64_t c0, int64_t npiv, const int32_t *ipiv, int64_t j0, int64_t ncols,
-                                   int states)
+// The interchanges of a panel as one permutation: perm_kernel (one block) plays the swaps on the
+// rows [c0, m) in shared memory (or global scratch when too many) and lists the rows that may
+// move with where their content comes from; the moves are then parallel over rows and columns,
+// through a buffer (gather, then scatter: rows listed twice move the same content twice).
+template <bool SHARED>
+__global__ void perm_kernel(int64_t c0, int64_t rows, int64_t npiv, const int32_t *ipiv, int32_t *gpos, int64_t *list,
+                            int64_t *src)
 {
-  const int64_t c = j0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= j0 + ncols) return;
-  for (int64_t q = 0; q < npiv; ++q) {
-    const int64_t r = c0 + q, p = (int64_t)ipiv[q] - 1;
-    if (p == r) continue;
-    double &x = g.at(r, c), &y = g.at(p, c);
-    const double t = x;
-    x = y, y = t;
-    if (states) {
-      exstar_bdd &u = g.s(r, c), &z = g.s(p, c);
-      const exstar_bdd b = u;
-      u = z, z = b;
+  extern __shared__ int32_t spos[];
+  int32_t *pos = SHARED ? spos : gpos;
+  for (int64_t q = threadIdx.x; q < rows; q += blockDim.x) pos[q] = (int32_t)q;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int64_t q = 0; q < npiv; ++q) {
+      const int64_t p = (int64_t)ipiv[q] - 1 - c0;
+      const int32_t t = pos[q];
+      pos[q] = pos[p];
+      pos[p] = t;
     }
+  __syncthreads();
+  for (int64_t q = threadIdx.x; q < npiv; q += blockDim.x) {
+    const int64_t p = (int64_t)ipiv[q] - 1 - c0;
+    list[q] = c0 + q, src[q] = c0 + pos[q];
+    list[npiv + q] = c0 + p, src[npiv + q] = c0 + pos[p];
+  }
+}
+
+__global__ void move_kernel(dgrid g, int64_t nlist, const int64_t *list, const int64_t *src, int64_t j0, int64_t ncols,
+                            int states, double *ta, exstar_bdd *ts, int back)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= nlist * ncols) return;
+  const int64_t e = x % nlist, cc = j0 + x / nlist;
+  if (back) {
+    g.at(list[e], cc) = ta[x];
+    if (states) g.s(list[e], cc) = ts[x];
+  } else {
+    ta[x] = g.at(src[e], cc);
+    if (states) ts[x] = g.s(src[e], cc);
   }
 }
 
@@ -475,15 +579,30 @@ extern "C" int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K,
                                           exstar_cuda_stream s)
 {
   cudaStream_t stream = (cudaStream_t)s;
-  const int64_t c0 = K * v->nb, npiv = min64(min64(v->m, v->n), c0 + v->nb) - c0;
+  const int64_t c0 = K * v->nb, npiv = min64(min64(v->m, v->n), c0 + v->nb) - c0, rows = v->m - c0;
   const int64_t j0 = J * v->nb, ncols = min64(v->n, j0 + v->nb) - j0;
   if (npiv <= 0 || ncols <= 0) return 0;
   const int states = v->st[K + J * v->mt] != nullptr;
+  const int64_t nlist = 2 * npiv;
+  const size_t lbytes = (size_t)nlist * sizeof(int64_t), tbytes = (size_t)(nlist * ncols) * sizeof(double);
+  const size_t sbytes = states ? (size_t)(nlist * ncols) * sizeof(exstar_bdd) : 0, pbytes = (size_t)rows * sizeof(int32_t);
   scratch sc;
-  cudaError_t e = sc.make(v, 0, stream);
+  cudaError_t e = sc.make(v, 2 * lbytes + tbytes + sbytes + pbytes, stream);
   if (e != cudaSuccess) return status(e);
-  laswp_tiles_kernel<<<blocks_for(ncols, 128), 128, 0, stream>>>(sc.g, c0, npiv, ipiv, j0, ncols, states);
-  e = cudaGetLastError();
+  int64_t *list = (int64_t *)sc.extra, *src = list + nlist;
+  exstar_bdd *ts = (exstar_bdd *)(sc.extra + 2 * lbytes);
+  double *ta = (double *)(sc.extra + 2 * lbytes + sbytes);
+  int32_t *gpos = (int32_t *)(sc.extra + 2 * lbytes + sbytes + tbytes);
+  if (pbytes <= 160 * 1024) {
+    e = cudaFuncSetAttribute(perm_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pbytes);
+    if (e == cudaSuccess) perm_kernel<true><<<1, 1024, pbytes, stream>>>(c0, rows, npiv, ipiv, gpos, list, src);
+  } else {
+    perm_kernel<false><<<1, 1024, 0, stream>>>(c0, rows, npiv, ipiv, gpos, list, src);
+  }
+  const unsigned blocks = blocks_for(nlist * ncols, 256);
+  move_kernel<<<blocks, 256, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 0);
+  move_kernel<<<blocks, 256, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 1);
+  if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
 }

@@ -17,6 +17,7 @@
 #include "kernels_cpu/gemm.h"
 #include "kernels_cpu/lu_tiled.h"
 #include "kernels_cuda/lu_tiled.h"
+#include "kernels_cuda/gemm.h"
 
 using namespace exstar_test;
 
@@ -245,8 +246,89 @@ static int time_kernels(int64_t m, int64_t nb)
     std::printf("%s m=%lld nb=%lld: %.3f ms, %llu exact entries\n", what == 0 ? "panel" : "urow", (long long)m,
                 (long long)nb, ms[ms.size() / 2], rep);
   }
+  { // the trailing update's state gemm on one tile, for comparison
+    double *A, *B;
+    void *st;
+    cudaMalloc((void **)&A, (size_t)(nb * nb) * sizeof(double)), cudaMalloc((void **)&B, (size_t)(nb * nb) * sizeof(double));
+    cudaMalloc(&st, (size_t)(nb * nb) * sizeof(state));
+    cudaMemcpy(A, t.da[0], (size_t)(nb * nb) * sizeof(double), cudaMemcpyDeviceToDevice);
+    cudaMemcpy(B, t.da[0], (size_t)(nb * nb) * sizeof(double), cudaMemcpyDeviceToDevice);
+    cudaMemset(st, 0, (size_t)(nb * nb) * sizeof(state));
+    std::vector<float> ms;
+    for (int r = 0; r < 6; ++r) {
+      cudaEventRecord(a, nullptr);
+      for (int q = 0; q < 10; ++q)
+        if (exstar_cuda_gemm_state_add('N', 'N', nb, nb, nb, -1.0, A, 0, nb, B, 0, nb, st, 0, nb, nullptr)) return 1;
+      cudaEventRecord(b, nullptr);
+      cudaEventSynchronize(b);
+      float x = 0;
+      cudaEventElapsedTime(&x, a, b);
+      if (r > 0) ms.push_back(x / 10);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("state gemm nb=%lld: %.3f ms\n", (long long)nb, ms[ms.size() / 2]);
+    cudaFree(A), cudaFree(B), cudaFree(st);
+  }
   cudaFree(dipiv), cudaFree(drep);
   return 0;
+}
+
+// "[.timelu]" with EXSTAR_LU_TIME="N NB": the whole right-looking factorization with the CUDA
+// kernels on one stream (no StarPU), the time of each kind of step summed (CUDA events).
+static int time_lu(int64_t n, int64_t nb)
+{
+  Rng rng(11);
+  tiled t(n, n, nb, gen_uniform((int)(n * n), rng));
+  const exstar_cuda_tiles dv = t.dev();
+  t.upload();
+  int32_t *dipiv;
+  unsigned long long *drep;
+  cudaMalloc((void **)&dipiv, (size_t)nb * sizeof(int32_t)), cudaMalloc((void **)&drep, sizeof(unsigned long long));
+  cudaMemset(drep, 0, sizeof(unsigned long long));
+  cudaEvent_t ev[5];
+  for (cudaEvent_t &e : ev) cudaEventCreate(&e);
+  double sum[4] = {0, 0, 0, 0};
+  const int64_t kt = t.nt;
+  for (int64_t K = 0; K < kt; ++K) {
+    const int64_t npiv = std::min(nb, n - K * nb);
+    cudaEventRecord(ev[0], nullptr);
+    if (exstar_cuda_lu_panel(&dv, K, dipiv, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[1], nullptr);
+    for (int64_t J = 0; J < t.nt; ++J)
+      if (J != K && exstar_cuda_lu_laswp_tiles(&dv, K, J, dipiv, nullptr)) return 1;
+    cudaEventRecord(ev[2], nullptr);
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      if (exstar_cuda_lu_urow(&dv, K, J, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[3], nullptr);
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      for (int64_t I = K + 1; I < t.mt; ++I) {
+        const size_t l = (size_t)(I + K * t.mt), u = (size_t)(K + J * t.mt), c = (size_t)(I + J * t.mt);
+        if (exstar_cuda_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.da[l], 0, t.lda[l], t.da[u], 0,
+                                       t.lda[u], t.dst[c], 0, t.ldst[c], nullptr))
+          return 1;
+      }
+    cudaEventRecord(ev[4], nullptr);
+    cudaEventSynchronize(ev[4]);
+    for (int q = 0; q < 4; ++q) {
+      float x = 0;
+      cudaEventElapsedTime(&x, ev[q], ev[q + 1]);
+      sum[q] += x;
+    }
+  }
+  unsigned long long rep = 0;
+  cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
+  std::printf("LU n=%lld nb=%lld on one stream: panels %.1f ms, laswp %.1f ms, urow %.1f ms, gemm %.1f ms; %llu exact "
+              "entries\n", (long long)n, (long long)nb, sum[0], sum[1], sum[2], sum[3], rep);
+  cudaFree(dipiv), cudaFree(drep);
+  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
+
+TEST_CASE("time the CUDA kernels of a whole factorization (EXSTAR_LU_TIME=\"N NB\")", "[.timelu]")
+{
+  const char *e = std::getenv("EXSTAR_LU_TIME");
+  long long n = 0, nb = 0;
+  REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
+  REQUIRE(time_lu(n, nb) == 0);
 }
 
 TEST_CASE("time the CUDA panel and U block row (EXSTAR_LU_TIME=\"M NB\")", "[.time]")
