@@ -46,27 +46,32 @@ extern "C" int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t 
 }
 
 // ---- the panel and the block rows of U ------------------------------------------------------
-// Same definitions as kernels_cpu/lu_tiled.cpp, laid out for the GPU:
-//  - the panel is gathered into a contiguous scratch (values P and states S, rows [c0, m));
-//  - per group of kGroup columns: the group's states take the terms of the columns already done
-//    through the Level-3 fast sums (a thread an entry, a split constant per entry from its row's
-//    and column's largest factors: core/gemm.h); per column: the rows of U inside the group by
-//    a right-looking substitution (row k is rounded, then every row below takes its term
-//    −l(i,k)·u(k,j) into its bounded double-double), v(i) for every row at once with a
-//    block-wise iamax (core/iamax.h), and one kernel that merges the blocks' winners, swaps and
-//    divides; then the group's rows, now final (later pivots are below them), get their U
-//    entries in every later column of the panel: the fast sums over the columns before the
-//    group, then the same substitution (as a U block row does);
-//  - a block row of U: the same group state update and substitution on tile (K, J).
+// Same definitions as kernels_cpu/lu_tiled.cpp, laid out for the GPU (right-looking inside a
+// panel and a U block row, where the CPU kernels are left-looking by groups; the bits are the
+// same because every accepted rounding is the correct one):
+//  - the panel is gathered into a contiguous scratch (values P and states S, rows [c0, m)); the
+//    states of the group's columns hold every term of the columns before the group;
+//  - per column j: v(i) := S(i, j) rounded for every row at once (each row first takes the
+//    previous column's term −l(i, j−1)·u(j−1, c) in the group's later columns), a block-wise
+//    iamax (core/iamax.h); then one kernel merges the blocks' winners, interchanges, divides
+//    column j and rounds row j of U in the group's later columns (2 launches a column);
+//  - after a group: its rows are final (later pivots are below them): their U entries in the
+//    panel's later columns by a half-warp substitution (the double-doubles in registers), then
+//    the group's terms into the later columns' states through the Level-3 fast sums (a thread
+//    an entry, a split constant per entry from its row's and column's largest factors:
+//    core/gemm.h);
+//  - a block row of U: one launch, a warp a column, group after group (substitution, then the
+//    group's terms into the rows below by the fast sums);
+//  - laswp: the swaps played once in shared memory, then the rows moved in parallel.
 // Every entry is rounded from its bounded double-double when the bound proves it, else from the
-// exact sum of all its terms read from the tiles (core accumulator, as the CPU kernel does). The
-// order in which the bounded terms are added differs from the CPU kernel's only where it cannot
-// show: an accepted rounding is the correct one.
+// exact sum of all its terms read from the tiles (core accumulator, summed by the whole warp:
+// exact_sum_warp). Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync).
 
 #include "kernels_cuda/acc_cuda.cuh"
 #include "core/checked_round.h"
 #include "core/gemm.h"
 #include "core/iamax.h"
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -242,6 +247,66 @@ void usub(const C &c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1, cudaS
 {
   if (ncols <= 0 || r1 <= r0) return;
   usub_kernel<<<(unsigned)((ncols + 7) / 8), 128, 0, stream>>>(c, col0, ncols, r0, r1);
+}
+
+// A block row of U in one launch, a warp a column, group after group: lanes 0..15 hold the
+// group's rows (bounded double-doubles in registers) for the substitution, then the whole warp
+// takes the group's terms into the states of the rows below through the fast sums (core/gemm.h:
+// a split constant per entry from its row's and its column's largest factors).
+__global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t nc, int64_t r1)
+{
+  __shared__ exstar_i64 wacc[4][EXSTAR_ACC_WORDS];
+  const int lane = threadIdx.x & 31;
+  const int64_t jj = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  if (jj >= nc) return; // the whole warp
+  const int64_t j = c.j0 + jj;
+  exstar_i64 *acc = wacc[threadIdx.x >> 5];
+  for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup) {
+    const int nr = (int)min64(kGroup, r1 - g0);
+    const int64_t i = g0 + lane;
+    const bool mine = lane < nr;
+    exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+    double lrow[kGroup]; // the lane's row of L in the group, loaded together
+#pragma unroll
+    for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
+    if (mine) d = c.s(i, j); // every term k < g0
+    double ut[kGroup];
+    int eb = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+    for (int t = 0; t < kGroup; ++t) {
+      ut[t] = 0.0;
+      if (t < nr) {
+        double y = 0.0;
+        bool want = false;
+        if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+        exact_where(c, acc, want, i, j, i, y);
+        if (lane == t) c.a(i, j) = y;
+        y = __shfl_sync(0xffffffffu, y, t);
+        __syncwarp(); // the value in memory too, for the exact path of the rows below
+        ut[t] = y;
+        eb = exstar_exp_max(eb, exstar_exp_above(y));
+        if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
+          d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+      }
+    }
+    const int ep = exstar_gemm_count_exp(nr);
+    for (int64_t ib = g0 + nr + lane; ib < r1; ib += 32) {
+      double lv[kGroup];
+      int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+      for (int t = 0; t < kGroup; ++t) {
+        lv[t] = t < nr ? c.l(ib, g0 + t) : 0.0;
+        ea = exstar_exp_max(ea, t < nr ? exstar_exp_above(lv[t]) : EXSTAR_GEMM_EXP_ZERO);
+      }
+      const double sigma = exstar_gemm_sigma(ea, eb, ep);
+      double S = 0.0, R = 0.0;
+#pragma unroll
+      for (int t = 0; t < kGroup; ++t)
+        if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
+      exstar_gemm_state_add(&c.s(ib, j), S, R, exstar_gemm_bound(nr, sigma), -1.0);
+    }
+    __syncwarp(); // the states of the rows below, for the lanes that take them next
+  }
 }
 
 // S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n (j = blockIdx.y) through the fast sums.
@@ -420,6 +485,22 @@ __global__ void panel_copy_kernel(panel_ctx c, int back)
   }
 }
 
+// The device's default memory pool keeps up to 1 GiB of what the scratch allocations free (its
+// default gives it back at every synchronization, and a panel's scratch of hundreds of MB was then
+// mapped again for every panel).
+void keep_pool()
+{
+  static std::atomic<unsigned> done{0};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev >= 32 || (done.load() & (1u << dev))) return;
+  cudaMemPool_t pool;
+  if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+    uint64_t keep = (uint64_t)1 << 30;
+    (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  done.fetch_or(1u << dev);
+}
+
 // The grid arrays and a scratch of `extra` bytes in one stream-ordered device allocation; the
 // host copy of the arrays is freed by the stream once copied.
 struct scratch {
@@ -427,6 +508,7 @@ struct scratch {
   char *base = nullptr, *extra = nullptr;
   cudaError_t make(const exstar_cuda_tiles *v, size_t extra_bytes, cudaStream_t stream)
   {
+    keep_pool();
     const size_t t = (size_t)(v->mt * v->nt), arrays = 4 * t * sizeof(void *);
     const size_t head = (arrays + 255) / 256 * 256;
     cudaError_t e = cudaMallocAsync((void **)&base, head + extra_bytes, stream);
@@ -517,13 +599,7 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   c.S = (exstar_bdd *)sc.extra, c.lds = r, c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
   e = cudaMemcpy2DAsync(c.S, (size_t)r * sizeof(exstar_bdd), v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd),
                         (size_t)r * sizeof(exstar_bdd), (size_t)nc, cudaMemcpyDeviceToDevice, stream);
-  for (int64_t g0 = c0; g0 < r1 && e == cudaSuccess; g0 += kGroup) {
-    const int64_t g1 = min64(r1, g0 + kGroup);
-    // rows [g0, g1) hold every term k < g0: their substitution, then their terms into the rows below
-    usub(c, j0, nc, g0, g1, stream);
-    state_sub(r1 - g1, nc, g1 - g0, c.L + (g1 - c0) + (g0 - c0) * c.ldl, c.ldl, c.U + (g0 - c0), c.ldu, c.S + (g1 - c0),
-              r, stream);
-  }
+  if (e == cudaSuccess) urow_kernel<<<(unsigned)((nc + 3) / 4), 128, 0, stream>>>(c, nc, r1);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
