@@ -309,31 +309,54 @@ __global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t nc, int64
   }
 }
 
-// S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n (j = blockIdx.y) through the fast sums.
-__global__ void state_sub_kernel(int64_t m, int64_t k, const double *A, int64_t lda, const double *B, int64_t ldb,
-                                 exstar_bdd *S, int64_t lds)
+// S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n, k <= kGroup, through the fast sums: a
+// thread a row (its k factors and their exponent bound in registers) and kCols columns of a
+// block (theirs in shared memory, loaded once by the block).
+constexpr int kCols = 8;
+__global__ void __launch_bounds__(128) state_sub_kernel(int64_t m, int64_t n, int k, const double *A, int64_t lda,
+                                                        const double *B, int64_t ldb, exstar_bdd *S, int64_t lds)
 {
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
-  if (i >= m) return;
-  const double *a = A + i, *b = B + j * ldb;
-  int ea = EXSTAR_GEMM_EXP_ZERO, eb = EXSTAR_GEMM_EXP_ZERO;
-  for (int64_t l = 0; l < k; ++l) {
-    ea = exstar_exp_max(ea, exstar_exp_above(a[l * lda]));
-    eb = exstar_exp_max(eb, exstar_exp_above(b[l]));
+  __shared__ double sb[kCols][kGroup];
+  __shared__ int seb[kCols];
+  const int64_t j0 = (int64_t)blockIdx.y * kCols;
+  const int nc = (int)min64(kCols, n - j0);
+  for (int x = threadIdx.x; x < kCols * kGroup; x += blockDim.x) {
+    const int q = x / kGroup, l = x % kGroup;
+    sb[q][l] = q < nc && l < k ? B[l + (j0 + q) * ldb] : 0.0;
   }
-  const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(k));
-  double s = 0.0, r = 0.0;
-  for (int64_t l = 0; l < k; ++l) exstar_gemm_term(a[l * lda], b[l], sigma, &s, &r);
-  exstar_gemm_state_add(&S[i + j * lds], s, r, exstar_gemm_bound(k, sigma), -1.0);
+  __syncthreads();
+  if (threadIdx.x < kCols) {
+    int e = EXSTAR_GEMM_EXP_ZERO;
+    for (int l = 0; l < k; ++l) e = exstar_exp_max(e, exstar_exp_above(sb[threadIdx.x][l]));
+    seb[threadIdx.x] = e;
+  }
+  __syncthreads();
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  double a[kGroup];
+  int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+  for (int l = 0; l < kGroup; ++l) {
+    a[l] = l < k ? A[i + l * lda] : 0.0;
+    ea = exstar_exp_max(ea, l < k ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
+  }
+  const int ep = exstar_gemm_count_exp(k);
+  for (int q = 0; q < nc; ++q) {
+    const double sigma = exstar_gemm_sigma(ea, seb[q], ep);
+    double s = 0.0, r = 0.0;
+#pragma unroll
+    for (int l = 0; l < kGroup; ++l)
+      if (l < k) exstar_gemm_term(a[l], sb[q][l], sigma, &s, &r);
+    exstar_gemm_state_add(&S[i + (j0 + q) * lds], s, r, exstar_gemm_bound(k, sigma), -1.0);
+  }
 }
 
 void state_sub(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda, const double *B, int64_t ldb,
                exstar_bdd *S, int64_t lds, cudaStream_t stream)
 {
   if (m <= 0 || n <= 0 || k <= 0) return;
-  const int threads = m >= 128 ? 128 : 32;
-  state_sub_kernel<<<dim3((unsigned)((m + threads - 1) / threads), (unsigned)n), threads, 0, stream>>>(m, k, A, lda, B,
-                                                                                                     ldb, S, lds);
+  state_sub_kernel<<<dim3((unsigned)((m + 127) / 128), (unsigned)((n + kCols - 1) / kCols)), 128, 0, stream>>>(
+      m, n, (int)k, A, lda, B, ldb, S, lds);
 }
 
 // The winner of (key, index, value) pairs under exstar_iamax_beats.
@@ -356,16 +379,16 @@ __global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, in
   const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
   if (i < m) {
-    if (j > g0) { // four entries at a time: their loads together
+    if (j > g0) { // eight entries at a time, their loads first (a round of memory latency each)
       const double l = -c.a(i, j - 1);
-      for (int64_t cb = j; cb < g1; cb += 4) {
-        exstar_bdd d[4];
-        double u[4];
+      for (int64_t cb = j; cb < g1; cb += 8) {
+        exstar_bdd d[8];
+        double u[8];
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
+        for (int q = 0; q < 8; ++q)
           if (cb + q < g1) d[q] = c.s(i, cb + q), u[q] = c.a(j - 1, cb + q);
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
+        for (int q = 0; q < 8; ++q)
           if (cb + q < g1) {
             if (!exstar_bdd_add_product(&d[q], l, u[q])) d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
             c.s(i, cb + q) = d[q];
