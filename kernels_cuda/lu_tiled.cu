@@ -60,8 +60,8 @@ extern "C" int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t 
 //    the group's terms into the later columns' states through the Level-3 fast sums (a thread
 //    an entry, a split constant per entry from its row's and column's largest factors:
 //    core/gemm.h);
-//  - a block row of U: one launch, a warp a column, group after group (substitution, then the
-//    group's terms into the rows below by the fast sums);
+//  - a block row of U: one launch, a block a column, group after group (substitution by a
+//    warp, then the group's terms into the rows below by the fast sums, by the whole block);
 //  - laswp: the swaps played once in shared memory, then the rows moved in parallel.
 // Every entry is rounded from its bounded double-double when the bound proves it, else from the
 // exact sum of all its terms read from the tiles (core accumulator, summed by the whole warp:
@@ -249,48 +249,50 @@ void usub(const C &c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1, cudaS
   usub_kernel<<<(unsigned)((ncols + 7) / 8), 128, 0, stream>>>(c, col0, ncols, r0, r1);
 }
 
-// A block row of U in one launch, a warp a column, group after group: lanes 0..15 hold the
-// group's rows (bounded double-doubles in registers) for the substitution, then the whole warp
-// takes the group's terms into the states of the rows below through the fast sums (core/gemm.h:
-// a split constant per entry from its row's and its column's largest factors).
-__global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t nc, int64_t r1)
+// A block row of U in one launch, a block of 128 threads a column, group after group: the first
+// warp's lanes 0..15 hold the group's rows (bounded double-doubles in registers) for the
+// substitution, then the whole block takes the group's terms into the states of the rows below
+// through the fast sums (core/gemm.h: a split constant per entry from its row's and its column's
+// largest factors).
+__global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t r1)
 {
-  __shared__ exstar_i64 wacc[4][EXSTAR_ACC_WORDS];
+  __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
+  __shared__ double ut[kGroup];
+  __shared__ int seb;
   const int lane = threadIdx.x & 31;
-  const int64_t jj = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  if (jj >= nc) return; // the whole warp
-  const int64_t j = c.j0 + jj;
-  exstar_i64 *acc = wacc[threadIdx.x >> 5];
+  const int64_t j = c.j0 + blockIdx.x;
   for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup) {
     const int nr = (int)min64(kGroup, r1 - g0);
-    const int64_t i = g0 + lane;
-    const bool mine = lane < nr;
-    exstar_bdd d{0.0, 0.0, 0.0, 0.0};
-    double lrow[kGroup]; // the lane's row of L in the group, loaded together
+    if (threadIdx.x < 32) { // the substitution, by the first warp
+      const int64_t i = g0 + lane;
+      const bool mine = lane < nr;
+      exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+      double lrow[kGroup]; // the lane's row of L in the group, loaded together
 #pragma unroll
-    for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
-    if (mine) d = c.s(i, j); // every term k < g0
-    double ut[kGroup];
-    int eb = EXSTAR_GEMM_EXP_ZERO;
+      for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
+      if (mine) d = c.s(i, j); // every term k < g0
+      int eb = EXSTAR_GEMM_EXP_ZERO;
 #pragma unroll
-    for (int t = 0; t < kGroup; ++t) {
-      ut[t] = 0.0;
-      if (t < nr) {
-        double y = 0.0;
-        bool want = false;
-        if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-        exact_where(c, acc, want, i, j, i, y);
-        if (lane == t) c.a(i, j) = y;
-        y = __shfl_sync(0xffffffffu, y, t);
-        __syncwarp(); // the value in memory too, for the exact path of the rows below
-        ut[t] = y;
-        eb = exstar_exp_max(eb, exstar_exp_above(y));
-        if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
-          d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+      for (int t = 0; t < kGroup; ++t) {
+        if (t < nr) {
+          double y = 0.0;
+          bool want = false;
+          if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+          exact_where(c, acc, want, i, j, i, y);
+          if (lane == t) c.a(i, j) = y, ut[t] = y;
+          y = __shfl_sync(0xffffffffu, y, t);
+          __syncwarp(); // the value in memory too, for the exact path of the rows below
+          eb = exstar_exp_max(eb, exstar_exp_above(y));
+          if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
+            d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+        }
       }
+      if (lane == 0) seb = eb;
     }
+    __syncthreads(); // the group's values of U
     const int ep = exstar_gemm_count_exp(nr);
-    for (int64_t ib = g0 + nr + lane; ib < r1; ib += 32) {
+    const int eb = seb;
+    for (int64_t ib = g0 + nr + threadIdx.x; ib < r1; ib += blockDim.x) {
       double lv[kGroup];
       int ea = EXSTAR_GEMM_EXP_ZERO;
 #pragma unroll
@@ -305,7 +307,7 @@ __global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t nc, int64
         if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
       exstar_gemm_state_add(&c.s(ib, j), S, R, exstar_gemm_bound(nr, sigma), -1.0);
     }
-    __syncwarp(); // the states of the rows below, for the lanes that take them next
+    __syncthreads(); // the states of the rows below, and ut, before the next group
   }
 }
 
@@ -622,7 +624,7 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   c.S = (exstar_bdd *)sc.extra, c.lds = r, c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
   e = cudaMemcpy2DAsync(c.S, (size_t)r * sizeof(exstar_bdd), v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd),
                         (size_t)r * sizeof(exstar_bdd), (size_t)nc, cudaMemcpyDeviceToDevice, stream);
-  if (e == cudaSuccess) urow_kernel<<<(unsigned)((nc + 3) / 4), 128, 0, stream>>>(c, nc, r1);
+  if (e == cudaSuccess) urow_kernel<<<(unsigned)nc, 128, 0, stream>>>(c, r1);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
