@@ -93,33 +93,44 @@ void lu_plain_urow_cpu(void *buffers[], void *cl_arg)
 #endif
 
 #ifdef EXSTAR_WITH_CUDA_CODELETS
-// The interchanges on the GPU: the tiles (and states) of the block column from tile row K down.
-void lu_laswp_cuda(void *buffers[], void *cl_arg)
+// The tiles a task was given, for the CUDA launchers (device pointers in host arrays).
+exstar_cuda_tiles cuda_tiles(const task_view &t)
+{
+  return exstar_cuda_tiles{t.v.m, t.v.n, t.v.nb, t.v.mt, t.v.nt, t.a.data(), t.lda.data(),
+                           reinterpret_cast<void *const *>(t.st.data()), t.ldst.data()};
+}
+
+void lu_panel_cuda(void *buffers[], void *cl_arg)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  const exstar_lu_tiled_buf *b = (const exstar_lu_tiled_buf *)(h + 1);
-  exstar_cuda_tile_column col;
-  std::memset(&col, 0, sizeof col);
-  col.nb = h->nb, col.first = h->K;
-  const int32_t *ipiv = nullptr;
-  for (int q = 0; q < h->nbuf; ++q) {
-    const int64_t t = b[q].I - h->K;
-    if (b[q].kind == EXSTAR_LU_TILE) {
-      col.a[t] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      col.lda[t] = (int32_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else if (b[q].kind == EXSTAR_LU_STATE) {
-      col.st[t] = (void *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      col.ldst[t] = (int32_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else {
-      ipiv = (const int32_t *)STARPU_VECTOR_GET_PTR(buffers[q]);
-    }
-  }
-  const int64_t c0 = h->K * h->nb;
-  const int64_t npiv = std::min(std::min(h->m, h->n), c0 + h->nb) - c0;
-  const int64_t ncols = std::min(h->nb, h->n - h->J * h->nb);
-  exstar_codelet_cuda_check(exstar_cuda_lu_laswp(&col, c0, npiv, ipiv, ncols, starpu_cuda_get_local_stream()),
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(exstar_cuda_lu_panel(&v, h->K, t.ipiv, h->exact_only, nullptr, starpu_cuda_get_local_stream()),
+                            "exstar_lu_panel");
+}
+
+void lu_urow_cuda(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(exstar_cuda_lu_urow(&v, h->K, h->J, h->exact_only, nullptr, starpu_cuda_get_local_stream()),
+                            "exstar_lu_urow");
+}
+
+// The interchanges on a block column of any height (the tile arrays in device memory).
+void lu_laswp_host_cuda(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(exstar_cuda_lu_laswp_tiles(&v, h->K, h->J, t.ipiv, starpu_cuda_get_local_stream()),
                             "exstar_lu_laswp");
 }
+
 #endif
 
 // The history model keys on the task's shape, not on its (variable) buffers.
@@ -147,17 +158,36 @@ uint32_t tiled_footprint(struct starpu_task *task)
     return cl;                                                                                   \
   }()
 
-EXSTAR_LU_TILED_CODELET(lu_panel);
-EXSTAR_LU_TILED_CODELET(lu_urow);
-EXSTAR_LU_TILED_CODELET(lu_laswp_host);
-// The same interchanges where the tiles are: CPU or CUDA (at most EXSTAR_LU_LASWP_DEVICE_TILES
-// tiles in the block column).
+// The panel, the U block rows and the interchanges of tall block columns: CPU or CUDA.
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+#define EXSTAR_LU_TILED_CUDA(op)                                                                  \
+  cl.cuda_funcs[0] = op##_cuda;                                                                  \
+  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
+#else
+#define EXSTAR_LU_TILED_CUDA(op)
+#endif
+#define EXSTAR_LU_TILED_CODELET_ANY(op)                                                           \
+  static struct starpu_perfmodel exstar_##op##_model;                                            \
+  struct starpu_codelet exstar_##op##_cl = [] {                                                  \
+    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                             \
+    exstar_##op##_model.symbol = "exstar_" #op;                                                  \
+    exstar_##op##_model.footprint = tiled_footprint;                                             \
+    struct starpu_codelet cl;                                                                    \
+    starpu_codelet_init(&cl);                                                                    \
+    cl.cpu_funcs[0] = op##_cpu;                                                                  \
+    EXSTAR_LU_TILED_CUDA(op)                                                                     \
+    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;                                                      \
+    cl.model = &exstar_##op##_model;                                                             \
+    cl.name = "exstar_" #op;                                                                     \
+    return cl;                                                                                   \
+  }()
+
+EXSTAR_LU_TILED_CODELET_ANY(lu_panel);
+EXSTAR_LU_TILED_CODELET_ANY(lu_urow);
+EXSTAR_LU_TILED_CODELET_ANY(lu_laswp_host);
+// The same interchanges (one codelet name for the short block columns, kept for the models).
 struct starpu_codelet exstar_lu_laswp_cl = [] {
   struct starpu_codelet cl = exstar_lu_laswp_host_cl;
-#ifdef EXSTAR_WITH_CUDA_CODELETS
-  cl.cuda_funcs[0] = lu_laswp_cuda;
-  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
-#endif
   cl.name = "exstar_lu_laswp";
   return cl;
 }();

@@ -17,10 +17,12 @@ struct exstar_lu_tiled_args {
   int32_t exact_only, nbuf;
 };
 
+/* The panel and U-row codelets run on CPU workers, and on CUDA workers when the build has the
+ * CUDA kernels (cuda_funcs[0] set). */
 extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R tiles left and above, W ipiv */
 extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R L(K, 0..K), R U(0..K-1, J) */
 extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv; CPU or CUDA */
-extern struct starpu_codelet exstar_lu_laswp_host_cl; /* the same on CPU workers only (more tiles than below) */
+extern struct starpu_codelet exstar_lu_laswp_host_cl; /* the same for any number of tiles: CPU or CUDA */
 #define EXSTAR_LU_LASWP_DEVICE_TILES 96
 
 /* The plain-double baseline on the same graph (LAPACK dgetrf panel, dtrsm, dgemm; CPU only;

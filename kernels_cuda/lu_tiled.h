@@ -1,5 +1,7 @@
-/* exstar CUDA launcher of the tiled LU's row interchanges (kernels_cuda/lu_tiled.cu); conventions
- * of kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or -(cudaError_t)). */
+/* exstar CUDA kernels of the tiled exact LU (kernels_cuda/lu_tiled.cu): the panel, a block row
+ * of U and the row interchanges, the same definitions and bits as kernels_cpu/lu_tiled.h.
+ * Conventions of kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or
+ * -(cudaError_t)). */
 #ifndef EXSTAR_KERNELS_CUDA_LU_TILED_H
 #define EXSTAR_KERNELS_CUDA_LU_TILED_H
 #include <stdint.h>
@@ -23,6 +25,30 @@ typedef struct {
  * columns of the block column, tiles and states. ipiv in device memory. */
 int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t c0, int64_t npiv, const int32_t *ipiv,
                          int64_t ncols, exstar_cuda_stream stream);
+
+/* The tile grid a task was given, as exstar_tile_view (kernels_cpu/lu_tiled.h): HOST arrays of
+ * mt*nt entries (tile (I, J) at I + J*mt) holding DEVICE pointers, NULL for tiles not given;
+ * st entries point to exstar_gemm_state_entry (32 bytes). The launchers copy the arrays to the
+ * device on `stream` (the host arrays may be freed when they return). */
+typedef struct {
+  int64_t m, n, nb, mt, nt;
+  double *const *a;
+  const int64_t *lda;
+  void *const *st;
+  const int64_t *ldst;
+} exstar_cuda_tiles;
+
+/* As exstar_cpu_lu_panel (same inputs, same bits of the tiles and of ipiv, a DEVICE array).
+ * repaired (DEVICE, may be NULL): += the number of entries computed by the exact path. The
+ * panel's states are left spent, as the CPU kernel leaves them. */
+int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
+                         unsigned long long *repaired, exstar_cuda_stream stream);
+/* As exstar_cpu_lu_urow (the state of tile (K, J) is read, not written). */
+int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, int exact_only,
+                        unsigned long long *repaired, exstar_cuda_stream stream);
+/* As exstar_cpu_lu_laswp on any number of tiles (the column through the grid arrays). */
+int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t J, const int32_t *ipiv,
+                               exstar_cuda_stream stream);
 
 #ifdef __cplusplus
 }

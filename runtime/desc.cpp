@@ -135,8 +135,9 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   exstar_rt::tiled_desc &d = desc->d;
   if (d.kt == 0) return EXSTAR_SUCCESS;
   if (!ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
-  if (starpu_cpu_worker_get_count() == 0)
-    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the panels and U rows need a CPU worker", who);
+  if (!exstar_rt::tiled_lu_runs())
+    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the panels and U rows need a CPU worker, or a CUDA worker "
+                            "where the build has their CUDA kernels", who);
   // pivots of an earlier factorization on this descriptor go home first
   for (starpu_data_handle_t &h : d.pivots)
     if (h) starpu_data_unregister_submit(h), h = nullptr;

@@ -67,6 +67,13 @@ void tiled_desc::destroy()
   }
 }
 
+bool tiled_lu_runs()
+{
+  if (starpu_cpu_worker_get_count() > 0) return true;
+  return exstar_lu_panel_cl.cuda_funcs[0] && exstar_lu_urow_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0] &&
+         starpu_cuda_worker_get_count() > 0;
+}
+
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)
 {
   local_submit ins;

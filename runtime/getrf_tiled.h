@@ -31,6 +31,10 @@ struct tiled_desc {
   void destroy();
 };
 
+/* Whether the exact tiled graph can run on the workers there are: its panel and U-row codelets
+ * need a CPU worker, or a CUDA worker where the build has their CUDA kernels. */
+bool tiled_lu_runs();
+
 /* Submits the whole LU graph on d's tiles (no wait); plain: the plain-double baseline's codelets
  * (d without states). The graph itself is runtime/getrf_tiled_graph.h, shared with the
  * distributed driver. */

@@ -444,8 +444,9 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
   *info = 0;
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
-  // The panel and U-row tasks run on CPU workers: without any, the unblocked graph.
-  if (starpu_cpu_worker_get_count() == 0) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
+  // The panel and U-row tasks run on CPU workers, and on CUDA workers when the build has their
+  // CUDA kernels: without either, the unblocked graph.
+  if (!exstar_rt::tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
   if (nb == 0) nb = exstar_default_tile(m, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
   exstar_rt::tiled_desc d;
@@ -463,8 +464,11 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   (void)m, (void)n;
   const int64_t t = lu_tile.load();
   if (t > 0) return t;
-  // 128 on every kind of node: the panels run on CPU workers and their cost grows with the tile
-  // edge (H100 + 4 CPU workers, n = 4096: nb 128 2.8 s, 256 3.4 s, 512 6.1 s; 2026-11-23)
+  // 128 where CPU workers run the panels: their cost grows with the tile edge (H100 + 4 CPU
+  // workers, n = 4096: nb 128 2.8 s, 256 3.4 s, 512 6.1 s; 2026-11-23). 512 with the GPU alone:
+  // the panels run there in parallel over rows, and the per-task costs (tile updates of 128³,
+  // launches) dominate small tiles (H100, n = 8192: nb 512 1.25 s, 256 1.78 s; 2026-11-24).
+  if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() > 0) return 512;
   return 128;
 }
 

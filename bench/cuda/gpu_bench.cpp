@@ -78,13 +78,17 @@ struct Options {
   std::string sched = "eager";
   int ncpu = 0;
   std::string csv;
+  std::string lu_sizes = "4096,8192"; // lutiled
+  std::string lu_nbs = "0";           // lutiled tile edges (0: exstar_default_tile)
 };
 
 void usage(const char *prog)
 {
   std::fprintf(stderr,
                "usage: %s [options]\n"
-               "  --ops LIST        comma-separated subset of gemv,trsv,lu (default all)\n"
+               "  --ops LIST        comma-separated subset of gemv,trsv,lu,lutiled (default gemv,trsv,lu)\n"
+               "  --lu-sizes LIST   lutiled: the n (default 4096,8192)\n"
+               "  --lu-nbs LIST     lutiled: the tile edges (default 0: the library's default)\n"
                "  --min-log K       gemv/trsv smallest n = 2^K (default 10)\n"
                "  --max-log K       gemv/trsv largest n = 2^K (default 14)\n"
                "  --lu-min-log K    LU smallest n = 2^K (default 9)\n"
@@ -120,6 +124,8 @@ Options parse(int argc, char **argv)
     else if (a == "--sched") o.sched = next();
     else if (a == "--ncpu") o.ncpu = std::atoi(next());
     else if (a == "--csv") o.csv = next();
+    else if (a == "--lu-sizes") o.lu_sizes = next();
+    else if (a == "--lu-nbs") o.lu_nbs = next();
     else { usage(argv[0]); std::exit(a == "--help" || a == "-h" ? 0 : 2); }
   }
   if (o.min_log < 0 || o.max_log > 15 || o.min_log > o.max_log || o.lu_min_log < 0 || o.lu_max_log > 15 ||
@@ -472,6 +478,78 @@ int bench_lu(const Options &o, Gpu &g, Csv &csv, unsigned cuda_node)
   return bad;
 }
 
+std::vector<int64_t> int_list(const std::string &s)
+{
+  std::vector<int64_t> v;
+  size_t p = 0;
+  while (p < s.size()) {
+    size_t q = s.find(',', p);
+    if (q == std::string::npos) q = s.size();
+    v.push_back(std::atoll(s.substr(p, q - p).c_str()));
+    p = q + 1;
+  }
+  return v;
+}
+
+// The tiled exact LU through the public call exstar_dgetrf_tiled on a host array (pinned):
+// StarPU moves the tiles to the GPU and back, inside the time. cusolverDnDgetrf on the same
+// matrix already on the device, for reference (uniform [-1, 1)). Every exact run's factors must
+// be the first's, bit for bit, and the same for every tile edge.
+int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
+{
+  int bad = 0;
+  for (int64_t n : int_list(o.lu_sizes)) {
+    const int ni = (int)n;
+    std::vector<double> A0((size_t)(n * n)), first;
+    std::vector<int32_t> firstp;
+    fill(A0.data(), n * n, 7 + n);
+    double *dA, *work, *hA;
+    int *dipiv, *dinfo, lwork = 0;
+    int32_t *hp;
+    CHECK_CUDA(cudaMalloc(&dA, n * n * sizeof(double)));
+    CHECK_CUDA(cudaMalloc(&dipiv, n * sizeof(int)));
+    CHECK_CUDA(cudaMalloc(&dinfo, sizeof(int)));
+    CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(g.solver, ni, ni, dA, ni, &lwork));
+    CHECK_CUDA(cudaMalloc(&work, (size_t)std::max(lwork, 1) * sizeof(double)));
+    double t = time_stream(g.s, o.lu_reps, [&] {
+      CHECK_CUDA(cudaMemcpyAsync(dA, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice, g.s));
+    }, [&] { CHECK_CUSOLVER(cusolverDnDgetrf(g.solver, ni, ni, dA, ni, work, dipiv, dinfo)); });
+    csv.add("getrf", n, "cuda", "cusolver", t, 8.0 * n * n);
+    std::fprintf(stderr, "# getrf n=%lld: cusolverDnDgetrf %.4f s\n", (long long)n, t);
+    cudaFree(work), cudaFree(dA), cudaFree(dipiv), cudaFree(dinfo);
+    if (starpu_malloc((void **)&hA, n * n * sizeof(double)) || starpu_malloc((void **)&hp, n * sizeof(int32_t))) {
+      std::fprintf(stderr, "starpu_malloc failed\n");
+      std::exit(1);
+    }
+    for (int64_t nb : int_list(o.lu_nbs)) {
+      int64_t info = 0;
+      bool slow = false;
+      auto prepare = [&] { std::copy(A0.begin(), A0.end(), hA); };
+      auto run = [&] {
+        if (exstar_dgetrf_tiled(n, n, hA, n, hp, &info, nb) != EXSTAR_SUCCESS && info == 0) {
+          std::fprintf(stderr, "exstar_dgetrf_tiled: %s\n", exstar_last_error());
+          std::exit(1);
+        }
+      };
+      bool repro = true;
+      auto after = [&] {
+        if (first.empty()) first.assign(hA, hA + n * n), firstp.assign(hp, hp + n);
+        else if (!std::equal(first.begin(), first.end(), hA) || !std::equal(firstp.begin(), firstp.end(), hp)) repro = false;
+      };
+      t = time_starpu(o.lu_reps, o.lu_limit, prepare, run, after, &slow);
+      char impl[64];
+      std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld", (long long)(nb > 0 ? nb : exstar_default_tile(n, n)));
+      csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
+      bad += !repro;
+      std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%.1fx cusolver), factors %s\n",
+                   (long long)n, (long long)nb, t, t / csv.get("getrf", n, "cuda", "cusolver"),
+                   repro ? "bit-identical over runs and tile edges" : "DIFFER");
+    }
+    starpu_free(hA), starpu_free(hp);
+  }
+  return bad;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -518,6 +596,7 @@ int main(int argc, char **argv)
   if (has_op(o, "gemv")) bench_gemv(o, g, csv);
   if (has_op(o, "trsv")) bad += bench_trsv(o, g, csv, cuda_node);
   if (has_op(o, "lu")) bad += bench_lu(o, g, csv, cuda_node);
+  if (has_op(o, "lutiled")) bad += bench_lu_tiled(o, g, csv);
 
   std::fprintf(stderr, "# summary:\n");
   const int64_t n = int64_t(1) << o.max_log, nl = int64_t(1) << o.lu_max_log;

@@ -153,6 +153,21 @@ TEST_CASE("tiled LU under every scheduler and worker count, repeated", "[lu][til
   }
 }
 
+TEST_CASE("tiled LU equals the unblocked graph for several tile edges, fast and exact paths", "[lu][tiled][unblocked]")
+{
+  // On every mix, and the one that matters most here: the GPU alone (lu_tiled_cuda), where the
+  // panels and U block rows run on CUDA.
+  session s("prio");
+  for (int exact : {0, 1}) {
+    exstar_set_exact_only(exact);
+    for (const problem &p : all()) {
+      const factors want = run(p, -1);
+      for (int64_t nb : {5, 16, 32}) require_same(p, run(p, nb), want, "unblocked, nb " + std::to_string(nb) + (exact ? ", exact only" : ""));
+    }
+  }
+  exstar_set_exact_only(0);
+}
+
 TEST_CASE("tiled LU: the exact path alone gives the same bits", "[lu][tiled][exact]")
 {
   session s("eager");

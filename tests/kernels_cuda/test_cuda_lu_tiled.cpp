@@ -1,0 +1,350 @@
+// The CUDA kernels of the tiled exact LU (panel, U block row, interchanges) against the CPU
+// kernels, bit for bit, at every step of a whole factorization: the right-looking sequence is
+// driven on the host with the CPU kernels, and before each panel, U block row and interchange
+// the same input (tiles and states) is also handed to the CUDA kernel, whose tiles and pivots
+// must equal the CPU kernel's. Inputs that decline (wide exponents, NaN/inf, exact zeros,
+// forced exact path) included. Exits 77 ("SKIP: no CUDA device") where there is no device.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <cuda_runtime_api.h>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+#include "tests/cases.hpp"
+#include "kernels_cpu/gemm.h"
+#include "kernels_cpu/lu_tiled.h"
+#include "kernels_cuda/lu_tiled.h"
+#include "kernels_cuda/gemm.h"
+
+using namespace exstar_test;
+
+namespace {
+
+using state = exstar_gemm_state_entry;
+
+// A matrix as tiles on the host (ld = rows + 2) with a state per tile, all tiles in one buffer
+// (and all states in another), and a device mirror of both.
+struct tiled {
+  int64_t m, n, nb, mt, nt;
+  std::vector<double> abuf;
+  std::vector<state> sbuf;
+  std::vector<size_t> aoff, soff;
+  std::vector<int64_t> lda, ldst;
+  std::vector<double *> ha, da;
+  std::vector<state *> hst, dst;
+  double *dabuf = nullptr;
+  state *dsbuf = nullptr;
+  tiled(int64_t m_, int64_t n_, int64_t nb_, const std::vector<double> &A)
+      : m(m_), n(n_), nb(nb_), mt((m_ + nb_ - 1) / nb_), nt((n_ + nb_ - 1) / nb_)
+  {
+    const size_t t = (size_t)(mt * nt);
+    aoff.resize(t), soff.resize(t), lda.resize(t), ldst.resize(t), ha.resize(t), da.resize(t), hst.resize(t), dst.resize(t);
+    size_t na = 0, ns = 0;
+    for (int64_t J = 0; J < nt; ++J)
+      for (int64_t I = 0; I < mt; ++I) {
+        const size_t x = (size_t)(I + J * mt);
+        lda[x] = rows(I) + 2, ldst[x] = rows(I) + 1;
+        aoff[x] = na, soff[x] = ns;
+        na += (size_t)(lda[x] * cols(J)), ns += (size_t)(ldst[x] * cols(J));
+      }
+    abuf.assign(na, std::nan("")), sbuf.resize(ns);
+    REQUIRE(cudaMalloc((void **)&dabuf, na * sizeof(double)) == cudaSuccess);
+    REQUIRE(cudaMalloc((void **)&dsbuf, ns * sizeof(state)) == cudaSuccess);
+    for (int64_t J = 0; J < nt; ++J)
+      for (int64_t I = 0; I < mt; ++I) {
+        const size_t x = (size_t)(I + J * mt);
+        ha[x] = abuf.data() + aoff[x], hst[x] = sbuf.data() + soff[x];
+        da[x] = dabuf + aoff[x], dst[x] = dsbuf + soff[x];
+        for (int64_t j = 0; j < cols(J); ++j)
+          for (int64_t i = 0; i < rows(I); ++i) ha[x][i + j * lda[x]] = A[(size_t)(I * nb + i + (J * nb + j) * m)];
+        exstar_cpu_gemm_state_init(rows(I), cols(J), ha[x], 0, lda[x], hst[x], 0, ldst[x]);
+      }
+  }
+  ~tiled() { cudaFree(dabuf), cudaFree(dsbuf); }
+  tiled(const tiled &) = delete;
+  tiled &operator=(const tiled &) = delete;
+  int64_t rows(int64_t I) const { return std::min(nb, m - I * nb); }
+  int64_t cols(int64_t J) const { return std::min(nb, n - J * nb); }
+  exstar_tile_view host() const { return exstar_tile_view{m, n, nb, mt, nt, ha.data(), lda.data(), hst.data(), ldst.data()}; }
+  exstar_cuda_tiles dev() const
+  {
+    return exstar_cuda_tiles{m, n, nb, mt, nt, da.data(), lda.data(), (void *const *)dst.data(), ldst.data()};
+  }
+  void upload() const
+  {
+    REQUIRE(cudaMemcpy(dabuf, abuf.data(), abuf.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(dsbuf, sbuf.data(), sbuf.size() * sizeof(state), cudaMemcpyHostToDevice) == cudaSuccess);
+  }
+  // The device tiles against the host's: the number of entries whose bits differ.
+  int64_t differ() const
+  {
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    std::vector<double> d(abuf.size());
+    REQUIRE(cudaMemcpy(d.data(), dabuf, d.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
+    int64_t bad = 0;
+    for (size_t q = 0; q < d.size(); ++q) bad += !same_bits(d[q], abuf[q]);
+    return bad;
+  }
+};
+
+struct counts {
+  int64_t cpu_repaired = 0;
+  unsigned long long gpu_repaired = 0;
+};
+
+// The whole factorization on the host, every panel, U block row and interchange also on the GPU.
+void check_factorization(const std::string &name, int64_t m, int64_t n, int64_t nb, const std::vector<double> &A,
+                         int exact_only, counts &cnt)
+{
+  INFO(name << ", " << m << " x " << n << ", nb " << nb << (exact_only ? ", exact only" : ""));
+  tiled t(m, n, nb, A);
+  const exstar_tile_view hv = t.host();
+  const exstar_cuda_tiles dv = t.dev();
+  const int64_t kt = (std::min(m, n) + nb - 1) / nb;
+  int32_t *dipiv;
+  unsigned long long *drep;
+  REQUIRE(cudaMalloc((void **)&dipiv, (size_t)nb * sizeof(int32_t)) == cudaSuccess);
+  REQUIRE(cudaMalloc((void **)&drep, sizeof(unsigned long long)) == cudaSuccess);
+  REQUIRE(cudaMemset(drep, 0, sizeof(unsigned long long)) == cudaSuccess);
+  std::vector<int32_t> ipiv((size_t)nb), gpiv((size_t)nb);
+  for (int64_t K = 0; K < kt; ++K) {
+    const int64_t npiv = std::min(std::min(m, n), K * nb + nb) - K * nb;
+    t.upload();
+    REQUIRE(exstar_cuda_lu_panel(&dv, K, dipiv, exact_only, drep, nullptr) == 0);
+    int64_t info;
+    cnt.cpu_repaired += exstar_cpu_lu_panel(&hv, K, ipiv.data(), &info, exact_only);
+    {
+      INFO("panel " << K);
+      CHECK(t.differ() == 0);
+      REQUIRE(cudaMemcpy(gpiv.data(), dipiv, (size_t)npiv * sizeof(int32_t), cudaMemcpyDeviceToHost) == cudaSuccess);
+      for (int64_t q = 0; q < npiv; ++q) CHECK(gpiv[(size_t)q] == ipiv[(size_t)q]);
+    }
+    for (int64_t J = 0; J < t.nt; ++J) {
+      if (J == K) continue;
+      t.upload();
+      REQUIRE(exstar_cuda_lu_laswp_tiles(&dv, K, J, dipiv, nullptr) == 0);
+      exstar_cpu_lu_laswp(&hv, K, J, ipiv.data());
+      INFO("laswp " << K << ", " << J);
+      CHECK(t.differ() == 0);
+    }
+    for (int64_t J = K + 1; J < t.nt; ++J) {
+      t.upload();
+      REQUIRE(exstar_cuda_lu_urow(&dv, K, J, exact_only, drep, nullptr) == 0);
+      cnt.cpu_repaired += exstar_cpu_lu_urow(&hv, K, J, exact_only);
+      INFO("urow " << K << ", " << J);
+      CHECK(t.differ() == 0);
+    }
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      for (int64_t I = K + 1; I < t.mt; ++I) {
+        const size_t l = (size_t)(I + K * t.mt), u = (size_t)(K + J * t.mt), c = (size_t)(I + J * t.mt);
+        exstar_cpu_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.ha[l], 0, t.lda[l], t.ha[u], 0,
+                                  t.lda[u], t.hst[c], 0, t.ldst[c]);
+      }
+  }
+  unsigned long long r = 0;
+  REQUIRE(cudaMemcpy(&r, drep, sizeof r, cudaMemcpyDeviceToHost) == cudaSuccess);
+  cnt.gpu_repaired += r;
+  cudaFree(dipiv), cudaFree(drep);
+}
+
+struct problem {
+  std::string name;
+  int64_t m, n;
+  std::vector<double> A;
+};
+
+std::vector<problem> problems()
+{
+  Rng rng(20261124);
+  std::vector<problem> ps;
+  ps.push_back({"uniform", 40, 40, gen_uniform(1600, rng)});
+  ps.push_back({"exponents -3..3 (m > n)", 37, 29, gen_exp_spread(37 * 29, -3, 3, rng)});
+  ps.push_back({"uniform (m < n)", 23, 41, gen_uniform(23 * 41, rng)});
+  ps.push_back({"wide exponents -300..300", 45, 45, gen_exp_spread(45 * 45, -300, 300, rng)});
+  ps.push_back({"wide exponents -1000..1000 (m > n)", 50, 33, gen_exp_spread(50 * 33, -1000, 1000, rng)});
+  { // ill-conditioned columns: the ORO dots' x and y side by side
+    std::vector<double> d = gen_uniform(30 * 30, rng);
+    for (int c = 0; c + 1 < 30; c += 2) {
+      DotProblem q = gen_dot_cond(30, 1e30, rng);
+      for (int i = 0; i < 30; ++i) d[i + (size_t)c * 30] = q.x[(size_t)i], d[i + (size_t)(c + 1) * 30] = q.y[(size_t)i];
+    }
+    ps.push_back({"cond 1e30", 30, 30, d});
+  }
+  { // exactly singular: column 5 = column 2 + column 3 in integers
+    std::vector<double> d(30 * 30);
+    for (double &x : d) x = (double)(int)(rand_below(rng, 17)) - 8.0;
+    for (int i = 0; i < 30; ++i) d[i + 5 * 30] = d[i + 2 * 30] + d[i + 3 * 30];
+    ps.push_back({"singular", 30, 30, d});
+  }
+  { // NaN and inf inside
+    std::vector<double> d = gen_uniform(26 * 26, rng);
+    d[3 + 7 * 26] = std::nan("");
+    d[20 + 4 * 26] = INFINITY;
+    ps.push_back({"NaN and inf", 26, 26, d});
+  }
+  ps.push_back({"uniform, several blocks of rows", 600, 300, gen_uniform(600 * 300, rng)});
+  return ps;
+}
+
+} // namespace
+
+TEST_CASE("CUDA tiled LU kernels: the CPU kernels' bits at every step", "[cuda][lu]")
+{
+  counts all;
+  for (const problem &p : problems()) {
+    const bool big = p.m * p.n > 20000;
+    for (int64_t nb : {1, 7, 16, 32, 128}) {
+      if (nb == 1 && p.m * p.n > 1000) continue;
+      if (big && nb < 32) continue;
+      for (int exact : {0, 1}) {
+        if (big && exact) continue;
+        counts c;
+        check_factorization(p.name, p.m, p.n, nb, p.A, exact, c);
+        all.cpu_repaired += c.cpu_repaired, all.gpu_repaired += c.gpu_repaired;
+      }
+    }
+  }
+  std::printf("exact-path entries: CPU %lld, GPU %llu\n", (long long)all.cpu_repaired, all.gpu_repaired);
+  CHECK(all.gpu_repaired > 0);
+}
+
+// "[.time]" with EXSTAR_LU_TIME="M NB": the CUDA panel (K = 0, M rows) and one U block row
+// (NB x NB), CUDA events, median of 5 after a warm-up (uniform [-1, 1)); not a test.
+static int time_kernels(int64_t m, int64_t nb)
+{
+  unsigned long long *drep;
+  if (cudaMalloc((void **)&drep, sizeof(unsigned long long)) != cudaSuccess) return 1;
+  Rng rng(7);
+  const int64_t n = 2 * nb;
+  tiled t(m, n, nb, gen_uniform((int)(m * n), rng));
+  const exstar_cuda_tiles dv = t.dev();
+  int32_t *dipiv;
+  if (cudaMalloc((void **)&dipiv, (size_t)nb * sizeof(int32_t)) != cudaSuccess) return 1;
+  cudaEvent_t a, b;
+  cudaEventCreate(&a), cudaEventCreate(&b);
+  for (int what = 0; what < 2; ++what) {
+    std::vector<float> ms;
+    for (int r = 0; r < 6; ++r) {
+      t.upload();
+      cudaEventRecord(a, nullptr);
+      cudaMemset(drep, 0, sizeof(unsigned long long));
+      const int s = what == 0 ? exstar_cuda_lu_panel(&dv, 0, dipiv, 0, drep, nullptr)
+                              : exstar_cuda_lu_urow(&dv, 0, 1, 0, drep, nullptr);
+      cudaEventRecord(b, nullptr);
+      cudaEventSynchronize(b);
+      float x = 0;
+      cudaEventElapsedTime(&x, a, b);
+      if (s != 0) return 1;
+      if (r > 0) ms.push_back(x);
+    }
+    std::sort(ms.begin(), ms.end());
+    unsigned long long rep = 0;
+    cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
+    std::printf("%s m=%lld nb=%lld: %.3f ms, %llu exact entries\n", what == 0 ? "panel" : "urow", (long long)m,
+                (long long)nb, ms[ms.size() / 2], rep);
+  }
+  { // the trailing update's state gemm on one tile, for comparison
+    double *A, *B;
+    void *st;
+    cudaMalloc((void **)&A, (size_t)(nb * nb) * sizeof(double)), cudaMalloc((void **)&B, (size_t)(nb * nb) * sizeof(double));
+    cudaMalloc(&st, (size_t)(nb * nb) * sizeof(state));
+    cudaMemcpy(A, t.da[0], (size_t)(nb * nb) * sizeof(double), cudaMemcpyDeviceToDevice);
+    cudaMemcpy(B, t.da[0], (size_t)(nb * nb) * sizeof(double), cudaMemcpyDeviceToDevice);
+    cudaMemset(st, 0, (size_t)(nb * nb) * sizeof(state));
+    std::vector<float> ms;
+    for (int r = 0; r < 6; ++r) {
+      cudaEventRecord(a, nullptr);
+      for (int q = 0; q < 10; ++q)
+        if (exstar_cuda_gemm_state_add('N', 'N', nb, nb, nb, -1.0, A, 0, nb, B, 0, nb, st, 0, nb, nullptr)) return 1;
+      cudaEventRecord(b, nullptr);
+      cudaEventSynchronize(b);
+      float x = 0;
+      cudaEventElapsedTime(&x, a, b);
+      if (r > 0) ms.push_back(x / 10);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("state gemm nb=%lld: %.3f ms\n", (long long)nb, ms[ms.size() / 2]);
+    cudaFree(A), cudaFree(B), cudaFree(st);
+  }
+  cudaFree(dipiv), cudaFree(drep);
+  return 0;
+}
+
+// "[.timelu]" with EXSTAR_LU_TIME="N NB": the whole right-looking factorization with the CUDA
+// kernels on one stream (no StarPU), the time of each kind of step summed (CUDA events).
+static int time_lu(int64_t n, int64_t nb)
+{
+  Rng rng(11);
+  tiled t(n, n, nb, gen_uniform((int)(n * n), rng));
+  const exstar_cuda_tiles dv = t.dev();
+  t.upload();
+  int32_t *dipiv;
+  unsigned long long *drep;
+  cudaMalloc((void **)&dipiv, (size_t)nb * sizeof(int32_t)), cudaMalloc((void **)&drep, sizeof(unsigned long long));
+  cudaMemset(drep, 0, sizeof(unsigned long long));
+  cudaEvent_t ev[5];
+  for (cudaEvent_t &e : ev) cudaEventCreate(&e);
+  double sum[4] = {0, 0, 0, 0};
+  const int64_t kt = t.nt;
+  for (int64_t K = 0; K < kt; ++K) {
+    const int64_t npiv = std::min(nb, n - K * nb);
+    cudaEventRecord(ev[0], nullptr);
+    if (exstar_cuda_lu_panel(&dv, K, dipiv, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[1], nullptr);
+    for (int64_t J = 0; J < t.nt; ++J)
+      if (J != K && exstar_cuda_lu_laswp_tiles(&dv, K, J, dipiv, nullptr)) return 1;
+    cudaEventRecord(ev[2], nullptr);
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      if (exstar_cuda_lu_urow(&dv, K, J, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[3], nullptr);
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      for (int64_t I = K + 1; I < t.mt; ++I) {
+        const size_t l = (size_t)(I + K * t.mt), u = (size_t)(K + J * t.mt), c = (size_t)(I + J * t.mt);
+        if (exstar_cuda_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.da[l], 0, t.lda[l], t.da[u], 0,
+                                       t.lda[u], t.dst[c], 0, t.ldst[c], nullptr))
+          return 1;
+      }
+    cudaEventRecord(ev[4], nullptr);
+    cudaEventSynchronize(ev[4]);
+    for (int q = 0; q < 4; ++q) {
+      float x = 0;
+      cudaEventElapsedTime(&x, ev[q], ev[q + 1]);
+      sum[q] += x;
+    }
+  }
+  unsigned long long rep = 0;
+  cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
+  std::printf("LU n=%lld nb=%lld on one stream: panels %.1f ms, laswp %.1f ms, urow %.1f ms, gemm %.1f ms; %llu exact "
+              "entries\n", (long long)n, (long long)nb, sum[0], sum[1], sum[2], sum[3], rep);
+  cudaFree(dipiv), cudaFree(drep);
+  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
+
+TEST_CASE("time the CUDA kernels of a whole factorization (EXSTAR_LU_TIME=\"N NB\")", "[.timelu]")
+{
+  const char *e = std::getenv("EXSTAR_LU_TIME");
+  long long n = 0, nb = 0;
+  REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
+  REQUIRE(time_lu(n, nb) == 0);
+}
+
+TEST_CASE("time the CUDA panel and U block row (EXSTAR_LU_TIME=\"M NB\")", "[.time]")
+{
+  const char *e = std::getenv("EXSTAR_LU_TIME");
+  long long m = 0, nb = 0;
+  REQUIRE((e && std::sscanf(e, "%lld %lld", &m, &nb) == 2));
+  REQUIRE(time_kernels(m, nb) == 0);
+}
+
+int main(int argc, char **argv)
+{
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    std::printf("SKIP: no CUDA device\n");
+    return 77;
+  }
+  return Catch::Session().run(argc, argv);
+}
