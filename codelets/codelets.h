@@ -24,4 +24,18 @@ int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
  * per-worker copies to zero and reduce). */
 extern struct starpu_codelet exstar_gemv_acc_rw_cl;
 
+/* The whole gemv of one output block in one task, CPU only (kernels_cpu/gemv.h,
+ * exstar_cpu_dgemv): R A (matrix), R x, RW y; y's block := RN(α·op(A block)·x + β·y). */
+struct exstar_gemv_fused_args {
+  char trans;       /* 'N' or 'T' */
+  int64_t m, n;     /* the block of A */
+  int64_t ia, ja;   /* its origin in the matrix handle */
+  double alpha;
+  int64_t offx, incx;
+  double beta;
+  int64_t offy, incy;
+  int exact_only;   /* nonzero: every entry by the exact path (tests; same bits) */
+};
+extern struct starpu_codelet exstar_gemv_fused_cl;
+
 #endif
