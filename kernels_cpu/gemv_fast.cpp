@@ -3,15 +3,14 @@
 // checked finish) and the exact path for the entries it declines. gemv is gemm with one column:
 // the same fast sums, laid out for one right-hand side (op(A) streamed once from memory).
 //
-// 'N' (rows of A are strided): row blocks of kRows rows x chunks of kCols columns. A chunk's
-// tile (kRows·kCols doubles, 128 KiB) is read twice: once from memory for each row's largest
-// |a| (its σ with the chunk's largest |x|), then from L2 for the sums. Each chunk's S + R
-// (bound E) goes into the row's bounded double-double (exstar_gemm_state_add).
-// 'T' (columns are contiguous): one σ per column from its largest |a| and x's largest |x|.
-// Declined entries (non-finite or extreme inputs, cancellation beyond the bound, exact zeros,
-// near-ties) go to the exact path: the retry pass of gemm.inc for a few of them, else the exact
-// lane kernel (exstar_cpu_gemv_acc) on their block and the exact finish. Every entry is RN of
-// the same exact value either way.
+// Both shapes read A once, in long sequential runs (four columns at a time), and fix each
+// entry's σ before its sums start: from its largest |a| over its first 16 terms, two powers of
+// two above; after the pass the entry's own largest |a| checks that σ held (else the entry
+// declines). 'N' keeps per-row S, R, σ, max |a| in one interleaved array ('T': registers).
+// Declined entries (non-finite or extreme inputs, a σ that did not hold, cancellation beyond
+// the bound, exact zeros, near-ties) go to the exact path: gemm.inc's retry and exact entry for
+// a few, else the exact lane kernel (exstar_cpu_gemv_acc) over their rows and the exact finish.
+// Every entry is RN of the same exact value either way.
 #include "kernels_cpu/gemv.h"
 #include "kernels_cpu/gemm_exact.h"
 #include <vector>
@@ -21,17 +20,9 @@
 
 namespace {
 
-#ifndef EXSTAR_CPU_GEMV_FAST_ROWS
-#define EXSTAR_CPU_GEMV_FAST_ROWS 512
-#endif
-#ifndef EXSTAR_CPU_GEMV_FAST_COLS
-#define EXSTAR_CPU_GEMV_FAST_COLS 32
-#endif
-constexpr int64_t kRows = EXSTAR_CPU_GEMV_FAST_ROWS; // multiple of 16
-constexpr int64_t kCols = EXSTAR_CPU_GEMV_FAST_COLS;
-static_assert(kRows % 16 == 0, "row blocks are whole groups of 16 rows");
-// Declined entries of a block repaired one by one (retry, then exact) up to this count; more
-// take the exact lane kernel over the whole block.
+// Declined rows of 'N' repaired one by one (retry, then exact: strided rows) up to this count
+// (or when they are sparse); more take the exact lane kernel over the rows from the first to the
+// last declined.
 constexpr int64_t kRepairOneByOne = 4;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -196,7 +187,10 @@ int64_t gemv_n(int64_t m, int64_t n, double alpha, const double *A, int64_t lda,
   }
   const int64_t nd = (int64_t)declined.size();
   if (nd == 0) return 0;
-  if (nd <= kRepairOneByOne) {
+  const int64_t r0 = declined.front(), r1 = declined.back() + 1;
+  // one by one: a strided row, about a cache miss a term; the lane kernel: a few ns a term of
+  // every row in [r0, r1)
+  if (nd <= kRepairOneByOne || nd * 32 <= r1 - r0) {
     exstar_i64 scratch[EXSTAR_ACC_WORDS];
     for (int64_t i : declined) {
       double *yi = y + fy + i * incy;
@@ -206,7 +200,6 @@ int64_t gemv_n(int64_t m, int64_t n, double alpha, const double *A, int64_t lda,
   }
   // many: the exact lane kernel over the rows from the first declined to the last, then the
   // exact finish of the declined ones
-  const int64_t r0 = declined.front(), r1 = declined.back() + 1;
   std::vector<exstar_i64> accs((size_t)((r1 - r0) * EXSTAR_ACC_WORDS), 0);
   exstar_cpu_gemv_acc('N', r1 - r0, n, alpha, A, r0, lda, xs.data(), 0, 1, accs.data(), 0);
   for (int64_t i : declined) exstar_cpu_gemv_finish(1, beta, y, fy + i * incy, 1, accs.data(), i - r0);
