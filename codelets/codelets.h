@@ -25,7 +25,8 @@ int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
 extern struct starpu_codelet exstar_gemv_acc_rw_cl;
 
 /* The whole gemv of one output block in one task, CPU only (kernels_cpu/gemv.h,
- * exstar_cpu_dgemv): R A (matrix), R x, RW y; y's block := RN(α·op(A block)·x + β·y). */
+ * exstar_cpu_dgemv): R A (matrix), R x, R y, W out (a contiguous vector of the block's
+ * entries): out := RN(α·op(A block)·x + β·y's block); the driver copies out into y. */
 struct exstar_gemv_fused_args {
   char trans;       /* 'N' or 'T' */
   int64_t m, n;     /* the block of A */

@@ -57,7 +57,10 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
   const bool alone = lenx <= iblk;
   if (alone && lenx > 0 && cpu_only()) {
     // the whole output block in one CPU task: the fast path with its exact fallback, no
-    // accumulators in between (the same bits)
+    // accumulators in between (the same bits). It writes a workspace of its own (the blocks
+    // run concurrently: they only read y), copied into y by a short task.
+    starpu_data_handle_t out;
+    starpu_vector_data_register(&out, -1, 0, (uint32_t)olen, sizeof(double));
     exstar_gemv_fused_args a;
     std::memset(&a, 0, sizeof a);
     a.trans = notrans ? 'N' : 'T';
@@ -72,8 +75,16 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
     a.offy = exstar_rt::subvector_offset(leny, offy, incy, o0, olen);
     a.incy = incy;
     a.exact_only = exstar_rt::exact_only();
-    const int ret = starpu_task_insert(&exstar_gemv_fused_cl, STARPU_R, A, STARPU_R, x, STARPU_RW, y, STARPU_VALUE, &a,
-                                       sizeof a, STARPU_NAME, "exstar_gemv_fused", 0);
+    int ret = starpu_task_insert(&exstar_gemv_fused_cl, STARPU_R, A, STARPU_R, x, STARPU_R, y, STARPU_W, out,
+                                 STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_gemv_fused", 0);
+    if (ret == 0) {
+      exstar_trsv_update_args u;
+      std::memset(&u, 0, sizeof u);
+      u.n = olen, u.add = 0, u.offd = 0, u.incd = 1, u.offx = a.offy, u.incx = incy;
+      ret = starpu_task_insert(&exstar_trsv_update_cl, STARPU_R, out, STARPU_RW, y, STARPU_VALUE, &u, sizeof u,
+                               STARPU_NAME, "exstar_gemv_copy", 0);
+    }
+    starpu_data_unregister_submit(out);
     return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
   }
   starpu_data_handle_t accs;
