@@ -199,3 +199,53 @@ TEST_CASE("gemv state sums: bounded double-doubles that round to the MPFR bits o
         CHECK(proven >= rows - 2);
     }
 }
+
+#include "kernels_cpu/trsv.h"
+
+TEST_CASE("trsv block solve from bounded sums: proves ordinary rows, recomputes declined ones exactly",
+          "[trsv][kernels][fast]")
+{
+  // Two diagonal blocks of a lower (or, transposed, upper-read) system: block 0 from no state,
+  // block 1 from the state of block (1, 0)'s terms (exstar_cpu_gemv_state_add, sign -1), as
+  // the trsv graph on CPU workers does; MPFR's ref_trsv for the bits.
+  Rng rng(80);
+  const int n = 160, h = 70;
+  for (double cond : {0.0, 1e30}) // 0: diagonally dominant
+    for (char tr : {'N', 'T'}) {
+      const char uplo = tr == 'N' ? 'L' : 'U'; // op(T) lower either way: forward substitution
+      std::vector<double> T;
+      if (cond == 0.0) {
+        T = gen_uniform(n * n, rng);
+        for (int i = 0; i < n; ++i) T[(size_t)i + (size_t)i * n] = 2.0 + std::fabs(T[(size_t)i + (size_t)i * n]);
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < n; ++i)
+            if (i != j) T[(size_t)i + (size_t)j * n] /= 64.0;
+      } else {
+        T = gen_triangular_cond(uplo, n, cond, 5);
+      }
+      std::vector<double> b = gen_uniform(n, rng);
+      const std::vector<double> want = ref_trsv(uplo, tr, 'N', n, T, n, b);
+      std::vector<double> x = b;
+      const int trans = tr == 'T';
+      exstar_trsv_shape w = {1, trans, 0, n, 0, n};
+      exstar_trsv_shape s0 = {1, trans, 0, h, 0, n};
+      exstar_trsv_shape s1 = {1, trans, 0, n - h, (int64_t)h + (int64_t)h * n, n};
+      int64_t d0 = -1, d1 = -1;
+      exstar_cpu_trsv_solve_state(&s0, &w, 0, T.data(), nullptr, x.data(), 0, 1, &d0);
+      std::vector<double> st((size_t)(n - h) * 4);
+      if (tr == 'N') // rows h.., columns 0..h-1 of T
+        exstar_cpu_gemv_state_add('N', n - h, h, -1.0, T.data(), h, n, x.data(), 0, 1, st.data(), 0, 1);
+      else // op(T) = T^T: column r of T holds row r of op(T)
+        exstar_cpu_gemv_state_add('T', h, n - h, -1.0, T.data(), (int64_t)h * n, n, x.data(), 0, 1, st.data(), 0, 1);
+      exstar_cpu_trsv_solve_state(&s1, &w, h, T.data(), st.data(), x.data(), 0, 1, &d1);
+      INFO(tr << " cond " << cond << ": declined " << d0 << " + " << d1);
+      for (int i = 0; i < n; ++i) {
+        INFO("x_" << i << ": " << x[(size_t)i] << " vs " << want[(size_t)i]);
+        CHECK(same_bits(x[(size_t)i], want[(size_t)i]));
+      }
+      if (cond == 0.0)
+        CHECK(d0 + d1 <= 2);
+      else
+        CHECK(d0 + d1 > 0);
+    }
+}
