@@ -167,14 +167,7 @@ int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src,
   return exstar_rt::submit_status(ret, who);
 }
 
-// The solve's graph on x (holding b), with lookahead: in substitution order, block I's diagonal
-// task, then a copy of its solved x_I into a handle of its own, then one gemv_acc task per later
-// block row J (RW on J's accumulators: T_JI·x_I). A tile task waits for the x_I it reads, not for
-// x as a whole, so block rows gather their off-diagonal terms while later diagonal blocks are
-// solved; only the tile of the block solved last stays between two diagonal solves. That serial
-// path (diagonal task, copy, next block row's tile) runs at the top priority (eager and the
-// priority-aware schedulers take such tasks first).
-// The same graph through trsv's checked fast path (CPU workers only): each block row's
+// insert_solve's graph (below) through trsv's checked fast path (CPU workers only): each block row's
 // off-diagonal terms go into a state of bounded double-doubles (the first tile writes it), the
 // diagonal task rounds each row from it when the bound proves the rounding, and recomputes a
 // declined row from all its terms by the exact path (it reads T and the solved x whole).
@@ -232,6 +225,13 @@ int insert_solve_state(const char *who, const solve_geom &g, starpu_data_handle_
   return s;
 }
 
+// The solve's graph on x (holding b), with lookahead: in substitution order, block I's diagonal
+// task, then a copy of its solved x_I into a handle of its own, then one gemv_acc task per later
+// block row J (RW on J's accumulators: T_JI·x_I). A tile task waits for the x_I it reads, not for
+// x as a whole, so block rows gather their off-diagonal terms while later diagonal blocks are
+// solved; only the tile of the block solved last stays between two diagonal solves. That serial
+// path (diagonal task, copy, next block row's tile) runs at the top priority (eager and the
+// priority-aware schedulers take such tasks first).
 int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
 {
   if (starpu_cuda_worker_get_count() == 0 && starpu_opencl_worker_get_count() == 0 && !exstar_rt::exact_only())
