@@ -194,13 +194,14 @@ inline void fill(std::vector<double> &v, uint64_t seed, const std::string &kind)
 // Starts exstar (and StarPU) with `cores` CPU workers only, STARPU_NCPU = cores, scheduler
 // sched. Exits on failure: a benchmark without its runtime measures nothing.
 // The copy of the hot CPU kernels that runs: the AVX-512 one (kernels_cpu/wide.h) or the
-// baseline build (EXSTAR_CPU_ARCH, x86-64-v3 = AVX2 + FMA by default).
+// baseline build (EXSTAR_CPU_ARCH, x86-64-v3 = AVX2 + FMA by default). The checked fast paths
+// (gemm, trsm, gemv, trsv) exist in the baseline build only.
 inline const char *cpu_kernel_copy()
 {
-  if (exstar_cpu_wide_enabled()) return "AVX-512 copy (wide: sum, dot, gemv_acc at 512 bits)";
+  if (exstar_cpu_wide_enabled()) return "AVX-512 copy (sum, dot, exact gemv_acc at 512 bits; fast paths AVX2)";
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) return "baseline copy (EXSTAR_CPU_ISA=baseline or no wide build; the CPU has AVX-512)";
-  if (__builtin_cpu_supports("avx2")) return "baseline copy (AVX2 + FMA build; the CPU has no AVX-512)";
+  if (__builtin_cpu_supports("avx512f")) return "baseline copy, AVX2 (EXSTAR_CPU_ISA=baseline or no wide build; the CPU has AVX-512)";
+  if (__builtin_cpu_supports("avx2")) return "baseline copy, AVX2 (the CPU has no AVX-512)";
 #endif
   return "baseline copy";
 }
