@@ -9,6 +9,7 @@
 #include "kernels_cpu/trsv.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "core/checked_round.h"
+#include "kernels_cpu/gemv.h"
 #include <vector>
 
 #define EXSTAR_TRSV_ACC_PTR exstar_i64 *
@@ -116,14 +117,43 @@ exstar_bdd state_entry(const double *st, int64_t r)
   return exstar_bdd{e[0], e[1], e[2], e[3]};
 }
 
-// RN(b_i - Σ over every unknown solved before global row i) by the exact path: the whole
-// system's row i (its unknowns solved, in x).
-double whole_row_value(const exstar_trsv_shape *w, const double *t, double b, const double *x, int64_t fxw,
-                       int64_t incx, int64_t i)
-{
-  static const exstar_i64 zero[EXSTAR_ACC_WORDS] = {};
-  return row_value(w, t, zero, b, 0, x, fxw, incx, i);
-}
+// The exact path for the declined rows of a block: the exact accumulators of the block's rows
+// over the other blocks' solved unknowns, built once (at the first decline) by the exact lane
+// kernel, column after column of T as the accumulator graph's tiles read it; a declined row is
+// then rounded from its accumulator, b and its in-block terms (row_value), as
+// exstar_cpu_trsv_solve does. (Row by row over the whole system would read a row of T strided,
+// a cache miss a term: 10x the exact graph on ill-conditioned systems.)
+struct block_exact {
+  const exstar_trsv_shape *s, *w;
+  int64_t i0;
+  const double *t;
+  std::vector<exstar_i64> accs;
+
+  const exstar_i64 *acc(int64_t r, const double *x, int64_t fxw, int64_t incx)
+  {
+    if (accs.empty()) build(x, fxw, incx);
+    return accs.data() + r * EXSTAR_ACC_WORDS;
+  }
+
+  void build(const double *x, int64_t fxw, int64_t incx)
+  {
+    const int64_t nb = s->nb, n = w->nb;
+    accs.assign((size_t)(nb * EXSTAR_ACC_WORDS), 0);
+    const int64_t c0 = s->forward ? 0 : i0 + nb, c1 = s->forward ? i0 : n; // the other solved unknowns
+    constexpr int64_t kChunk = (int64_t)1 << 24; // terms per accumulator and call (kernels' headroom)
+    std::vector<double> xs;
+    for (int64_t k0 = c0; k0 < c1; k0 += kChunk) {
+      const int64_t len = c1 - k0 < kChunk ? c1 - k0 : kChunk;
+      xs.resize((size_t)len);
+      for (int64_t k = 0; k < len; ++k) xs[(size_t)k] = x[fxw + (k0 + k) * incx];
+      // op(T)(i, k) = T[i + k*ld] (no transpose) or T[k + i*ld]: rows i0.. x columns k0..
+      if (!w->trans)
+        exstar_cpu_gemv_acc('N', nb, len, -1.0, t, w->t0 + i0 + k0 * w->ldt, w->ldt, xs.data(), 0, 1, accs.data(), 0);
+      else
+        exstar_cpu_gemv_acc('T', len, nb, -1.0, t, w->t0 + k0 + i0 * w->ldt, w->ldt, xs.data(), 0, 1, accs.data(), 0);
+    }
+  }
+};
 
 } // namespace
 
@@ -134,6 +164,8 @@ void exstar_cpu_trsv_solve_state(const exstar_trsv_shape *s, const exstar_trsv_s
   const int64_t fxw = exstar_first_index(w->nb, offx, incx), nb = s->nb;
   auto xr = [&](int64_t r) -> double & { return x[fxw + (i0 + r) * incx]; };
   int64_t nd = 0;
+  block_exact ex{s, w, i0, t, {}};
+  const int64_t fb = fxw + i0 * incx; // the block's unknowns: x[fb + r*incx]
   if (!s->trans) {
     // as solve_by_columns: each solved x goes at once to the later rows' double-doubles
     std::vector<double> hi(nb), lo(nb), err(nb), mag(nb);
@@ -149,7 +181,7 @@ void exstar_cpu_trsv_solve_state(const exstar_trsv_shape *s, const exstar_trsv_s
       const exstar_bdd d = {hi[r], lo[r], err[r], mag[r]};
       double v;
       if (!(ok[r] && exstar_bdd_round(&d, &v))) {
-        v = whole_row_value(w, t, xr(r), x, fxw, incx, i0 + r);
+        v = row_value(s, t, ex.acc(r, x, fxw, incx), xr(r), 0, x, fb, incx, r);
         ++nd;
       }
       const double xv = s->unit ? v : v / col[r];
@@ -162,12 +194,11 @@ void exstar_cpu_trsv_solve_state(const exstar_trsv_shape *s, const exstar_trsv_s
       }
     }
   } else {
-    const int64_t fb = fxw + i0 * incx; // the block's unknowns: x[fb + r*incx]
     for (int64_t step = 0; step < nb; ++step) {
       const int64_t r = s->forward ? step : nb - 1 - step;
       double v;
       if (!row_value_fast_from(s, t, state_entry(st, r), xr(r), x, fb, incx, r, &v)) {
-        v = whole_row_value(w, t, xr(r), x, fxw, incx, i0 + r);
+        v = row_value(s, t, ex.acc(r, x, fxw, incx), xr(r), 0, x, fb, incx, r);
         ++nd;
       }
       xr(r) = s->unit ? v : v / exstar_trsv_elem_cpu(t, s->t0, s->ldt, s->trans, r, r);
