@@ -10,6 +10,7 @@
 //   openblas      / cpu-Cc  cblas_dgemv(ColMajor, NoTrans, ...) with C OpenBLAS threads
 //   exstar-kernel / cpu-1c  exstar_cpu_gemv_acc + exstar_cpu_gemv_finish on one thread, no StarPU
 //   openblas      / cpu-1c  cblas_dgemv on one thread
+// and, as op gemv_t, trans 'T' (y := Aᵀ·x): exstar and openblas on C cores.
 // CSV: op,n,backend,implementation,seconds,GBps with GBps = 8·n² / seconds / 1e9 (the matrix).
 // stdout ends with the ratio exact/OpenBLAS at n = 2^ref (default 2^13; target <= 3x).
 // Exit status 1 when the StarPU and kernel-only results differ in a bit.
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
   fill(x, 4, o.data);
   const std::string multi = backend_name(o.cores), one = backend_name(1);
   Csv csv(o.csv, o.quiet);
-  std::printf("exstar_bench_gemv: trans N, n = 2^%d..2^%d, %d reps (median, after 1 warm-up), data %s\n",
+  std::printf("exstar_bench_gemv: trans N and T, n = 2^%d..2^%d, %d reps (median, after 1 warm-up), data %s\n",
               o.min_log2n, o.max_log2n, o.reps, o.data.c_str());
   std::printf("OpenBLAS %s, threads: %d (%s) and 1 (%s)\n", openblas_info().c_str(), o.cores, multi.c_str(),
               one.c_str());
@@ -76,6 +77,15 @@ int main(int argc, char **argv)
       std::fprintf(stderr, "MISMATCH n=%" PRId64 ": exstar_dgemv and the bare kernel differ\n", n);
       ++mismatches;
     }
+    // trans 'T' (y := Aᵀ·x): each entry a contiguous column's dot
+    std::vector<Candidate> cands_t = {
+        {multi, "openblas", false,
+         [&] { cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)n, 1.0, pA, (int)n, px, 1, 0.0, py, 1); },
+         [&] { openblas_threads(o.cores); }},
+        {multi, "exstar", true,
+         [&] { check(exstar_dgemv('T', n, n, 1.0, pA, n, px, 1, 0.0, py, 1), "exstar_dgemv"); }},
+    };
+    measure(csv, "gemv_t", n, 8.0 * n * n, o.reps, cands_t);
   }
   stop_exstar();
 
@@ -84,6 +94,8 @@ int main(int argc, char **argv)
   std::printf("\nsummary at n = %" PRId64 ", %d cores:\n", n, o.cores);
   print_ratio("  exact gemv (exstar_dgemv, StarPU) / OpenBLAS dgemv", csv.seconds("gemv", n, multi, "exstar"),
               csv.seconds("gemv", n, multi, "openblas"), 3.0);
+  print_ratio("  exact gemv 'T' (exstar_dgemv, StarPU) / OpenBLAS dgemv 'T'", csv.seconds("gemv_t", n, multi, "exstar"),
+              csv.seconds("gemv_t", n, multi, "openblas"), 3.0);
   print_ratio("  exact gemv kernel alone / OpenBLAS dgemv, 1 thread", csv.seconds("gemv", n, one, "exstar-kernel"),
               csv.seconds("gemv", n, one, "openblas"), 0);
   if (mismatches) std::printf("%d size(s) where the StarPU and kernel-only exact results differ\n", mismatches);

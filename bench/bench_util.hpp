@@ -14,6 +14,7 @@
 
 #include <cblas.h> // OpenBLAS's own cblas.h (openblas_set_num_threads, openblas_get_config)
 #include <exstar/exstar.h>
+#include "kernels_cpu/wide.h" // exstar_cpu_wide_enabled: which copy of the CPU kernels runs
 
 #include <algorithm>
 #include <chrono>
@@ -192,6 +193,19 @@ inline void fill(std::vector<double> &v, uint64_t seed, const std::string &kind)
 // ---- exstar on CPU workers ----------------------------------------------------------------
 // Starts exstar (and StarPU) with `cores` CPU workers only, STARPU_NCPU = cores, scheduler
 // sched. Exits on failure: a benchmark without its runtime measures nothing.
+// The copy of the hot CPU kernels that runs: the AVX-512 one (kernels_cpu/wide.h) or the
+// baseline build (EXSTAR_CPU_ARCH, x86-64-v3 = AVX2 + FMA by default). The checked fast paths
+// (gemm, trsm, gemv, trsv) exist in the baseline build only.
+inline const char *cpu_kernel_copy()
+{
+  if (exstar_cpu_wide_enabled()) return "AVX-512 copy (sum, dot, exact gemv_acc at 512 bits; fast paths AVX2)";
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) return "baseline copy, AVX2 (EXSTAR_CPU_ISA=baseline or no wide build; the CPU has AVX-512)";
+  if (__builtin_cpu_supports("avx2")) return "baseline copy, AVX2 (the CPU has no AVX-512)";
+#endif
+  return "baseline copy";
+}
+
 inline void start_exstar(int cores, const std::string &sched)
 {
   setenv("STARPU_SILENT", "1", 0);
@@ -203,6 +217,8 @@ inline void start_exstar(int cores, const std::string &sched)
   cfg.ncuda = 0;
   cfg.sched = sched.c_str();
   cfg.require = 1;
+  // which copy of the hot CPU kernels runs (kernels_cpu/isa.cpp); run-bench.sh reports it
+  std::printf("CPU kernels: %s\n", cpu_kernel_copy());
   if (exstar_init(&cfg) != EXSTAR_SUCCESS) {
     std::fprintf(stderr, "exstar_init: %s\n", exstar_last_error());
     std::exit(1);

@@ -27,4 +27,45 @@ extern struct starpu_codelet exstar_gemv_acc_rw_cl;
 extern struct starpu_codelet exstar_matrix_copy_cl;
 extern struct starpu_codelet exstar_vector_copy_cl;
 
+/* The whole gemv of one output block in one task, CPU only (kernels_cpu/gemv.h,
+ * exstar_cpu_dgemv): R A (matrix), R x, R y, W out (a contiguous vector of the block's
+ * entries): out := RN(α·op(A block)·x + β·y's block); the driver copies out into y. */
+struct exstar_gemv_fused_args {
+  char trans;       /* 'N' or 'T' */
+  int64_t m, n;     /* the block of A */
+  int64_t ia, ja;   /* its origin in the matrix handle */
+  double alpha;
+  int64_t offx, incx;
+  double beta;
+  int64_t offy, incy;
+  int exact_only;   /* nonzero: every entry by the exact path (tests; same bits) */
+};
+extern struct starpu_codelet exstar_gemv_fused_cl;
+
+/* trsv's checked fast path, CPU only (codelets/trsv_state.cpp). A state is a vector handle of
+ * 4 doubles per row (an exstar_bdd). exstar_gemv_state_cl: R A, R x, RW state; state_i +=
+ * sign·Σ_j op(A block)_ij·x_j (exstar_cpu_gemv_state_add); _w_cl: W state, init must be 1. */
+struct exstar_gemv_state_args {
+  char trans;
+  int64_t m, n, ia, ja;
+  double sign;
+  int64_t offx, incx;
+  int init;         /* zero the state first (the W codelet) */
+};
+extern struct starpu_codelet exstar_gemv_state_cl;
+extern struct starpu_codelet exstar_gemv_state_w_cl;
+/* The diagonal-block solve from a state: R T, R state, RW x (_diag0_cl: R T, RW x, no state,
+ * has_state 0). x is the whole system's vector; a declined row is recomputed from all its
+ * terms (exstar_cpu_trsv_solve_state). */
+struct exstar_trsv_state_args {
+  exstar_trsv_block_args blk; /* the block (blk.incx: x's stride) */
+  int64_t n;                  /* unknowns of the whole system */
+  int64_t wit, wjt;           /* its T(0, 0) in the matrix handle */
+  int64_t i0;                 /* the block's first unknown */
+  int64_t offx;               /* the whole x in its handle (BLAS offset) */
+  int has_state;
+};
+extern struct starpu_codelet exstar_trsv_state_diag_cl;
+extern struct starpu_codelet exstar_trsv_state_diag0_cl;
+
 #endif

@@ -136,6 +136,17 @@ EXSTAR_FN int exstar_bdd_scale(exstar_bdd *d, double alpha)
   return ok & (fabs(p2) < EXSTAR_FPE_TERM_MAX);
 }
 
+/* The fast finish from a bounded double-double d of the sum (d is scaled in place): *y :=
+ * RN(alpha*exact + beta*c) when provable, returning 1; 0 when the entry must be repaired (*y is
+ * then meaningless). beta == 0: c is not read. */
+EXSTAR_FN int exstar_bdd_finish(exstar_bdd *d, double alpha, double beta, double c, double *y)
+{
+  int ok = exstar_bdd_scale(d, alpha);
+  if (beta != 0.0) ok &= exstar_bdd_add_product(d, beta, c);
+  ok &= exstar_bdd_round_ok(d, y);
+  return ok;
+}
+
 /* The fast finish of a gemm entry: *y := RN(alpha*(S + R_exact) + beta*c) when provable,
  * returning 1; 0 when the entry must be repaired (*y is then meaningless). beta == 0: c is
  * not read. Branch-light: every caller computes it for every entry. */
@@ -143,10 +154,7 @@ EXSTAR_FN int exstar_gemm_finish_fast(double S, double R, double E, double alpha
 {
   exstar_bdd d;
   exstar_gemm_to_bdd(S, R, E, 1.0, &d);
-  int ok = exstar_bdd_scale(&d, alpha);
-  if (beta != 0.0) ok &= exstar_bdd_add_product(&d, beta, c);
-  ok &= exstar_bdd_round_ok(&d, y);
-  return ok;
+  return exstar_bdd_finish(&d, alpha, beta, c, y);
 }
 
 #endif /* EXSTAR_CORE_GEMM_H */

@@ -29,6 +29,23 @@ void exstar_cpu_gemv_acc_ref(char trans, int64_t m, int64_t n, double alpha, con
 void exstar_cpu_gemv_finish(int64_t n, double beta, double *y, int64_t offy, int64_t incy, const exstar_i64 *acc,
                             int64_t offacc);
 
+/* The whole gemv in one call: y_i := RN(α·Σ_j op(A)_ij·x_j + β·y_i) for every entry (the
+ * exstar_dgemv definition; β == 0: y not read), through core/gemm.h's checked fast path, and
+ * the exact path (exstar_cpu_gemv_acc, the exact finish) for the entries it declines;
+ * exact_only: every entry by the exact path. Returns the number of entries not proven by the
+ * fast path. At most 2^26 terms per entry, as exstar_cpu_gemv_acc. */
+int64_t exstar_cpu_dgemv(char trans, int64_t m, int64_t n, double alpha, const double *A, int64_t offa, int64_t lda,
+                         const double *x, int64_t offx, int64_t incx, double beta, double *y, int64_t offy,
+                         int64_t incy, int exact_only);
+/* st[offst + i] += sign·Σ_j op(A)_ij·x_j as bounded double-doubles (core/checked_round.h's
+ * exstar_bdd, 4 doubles each; init: zeroed first), through the fast sums of core/gemm.h: the
+ * GEMM-accumulate state of Level 3 for one column (trsv's off-diagonal blocks). An entry whose
+ * sums cannot be bounded (NaN, inf, its scale guess exceeded) gets a NaN bound: its rounding
+ * (exstar_bdd_round) declines, and the caller takes the exact path. */
+void exstar_cpu_gemv_state_add(char trans, int64_t m, int64_t n, double sign, const double *A, int64_t offa,
+                               int64_t lda, const double *x, int64_t offx, int64_t incx, double *st, int64_t offst,
+                               int init);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,17 @@ typedef struct exstar_trsv_shape {
  * exact contribution of the other blocks of the row (already negated). */
 void exstar_cpu_trsv_solve(const exstar_trsv_shape *s, const double *t, const exstar_i64 *accs,
                            double *y, int64_t offy, int64_t incy);
+/* The same solve from bounded double-doubles instead of accumulators (the checked fast path,
+ * core/checked_round.h): st holds nb exstar_bdd (4 doubles each: the fast sums of the other
+ * blocks' terms of each row, already negated; NULL: none, zeros). A row whose rounding the
+ * check declines is recomputed by the exact path from ALL its terms: w is the whole system
+ * (w->nb = n unknowns, w->t0 its origin), the block's row r is the system's row i0 + r, and x
+ * (offx, incx) holds the system's n unknowns (those solved before the block already solved).
+ * Same bits as exstar_cpu_trsv_solve with exact accumulators. *declined (may be NULL): the
+ * rows recomputed. */
+void exstar_cpu_trsv_solve_state(const exstar_trsv_shape *s, const exstar_trsv_shape *w, int64_t i0,
+                                 const double *t, const double *st, double *x, int64_t offx, int64_t incx,
+                                 int64_t *declined);
 /* Residual of refinement, every row independently:
  *   r_i := RN(acc_i + b_i - sum_{k in the block's triangle, diagonal included} op(T)_ik x_k)
  * (the unit diagonal's term is x_i). */

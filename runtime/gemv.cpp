@@ -32,6 +32,9 @@ int check_matrix_operand(const char *who, starpu_data_handle_t A, int64_t m, int
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Only CPU workers run: the fused gemv task (CPU only) cannot leave an accelerator idle.
+bool cpu_only() { return starpu_cuda_worker_get_count() == 0 && starpu_opencl_worker_get_count() == 0; }
+
 // Block sizes: the caller's, else the output split into one block per worker; both capped.
 void block_sizes(bool notrans, int64_t m, int64_t n, int64_t *mb, int64_t *nb)
 {
@@ -50,11 +53,43 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
                         starpu_data_handle_t y, int64_t offy, int64_t incy, int64_t o0, int64_t olen, int64_t iblk)
 {
   const int64_t leny = notrans ? m : n, lenx = notrans ? n : m;
+  // one inner block: its task alone adds to accs, which need no reduction
+  const bool alone = lenx <= iblk;
+  if (alone && lenx > 0 && cpu_only()) {
+    // the whole output block in one CPU task: the fast path with its exact fallback, no
+    // accumulators in between (the same bits). It writes a workspace of its own (the blocks
+    // run concurrently: they only read y), copied into y by a short task.
+    starpu_data_handle_t out;
+    starpu_vector_data_register(&out, -1, 0, (uint32_t)olen, sizeof(double));
+    exstar_gemv_fused_args a;
+    std::memset(&a, 0, sizeof a);
+    a.trans = notrans ? 'N' : 'T';
+    a.m = notrans ? olen : lenx;
+    a.n = notrans ? lenx : olen;
+    a.ia = ia + (notrans ? o0 : 0);
+    a.ja = ja + (notrans ? 0 : o0);
+    a.alpha = alpha;
+    a.offx = offx;
+    a.incx = incx;
+    a.beta = beta;
+    a.offy = exstar_rt::subvector_offset(leny, offy, incy, o0, olen);
+    a.incy = incy;
+    a.exact_only = exstar_rt::exact_only();
+    int ret = starpu_task_insert(&exstar_gemv_fused_cl, STARPU_R, A, STARPU_R, x, STARPU_R, y, STARPU_W, out,
+                                 STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_gemv_fused", 0);
+    if (ret == 0) {
+      exstar_trsv_update_args u;
+      std::memset(&u, 0, sizeof u);
+      u.n = olen, u.add = 0, u.offd = 0, u.incd = 1, u.offx = a.offy, u.incx = incy;
+      ret = starpu_task_insert(&exstar_trsv_update_cl, STARPU_R, out, STARPU_RW, y, STARPU_VALUE, &u, sizeof u,
+                               STARPU_NAME, "exstar_gemv_copy", 0);
+    }
+    starpu_data_unregister_submit(out);
+    return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
+  }
   starpu_data_handle_t accs;
   if (int s = exstar_accs_register(&accs, olen)) return s;
   int ret = 0;
-  // one inner block: its task alone adds to accs, which need no reduction
-  const bool alone = lenx <= iblk;
   for (int64_t k0 = 0; k0 < lenx && ret == 0; k0 += iblk) {
     const int64_t klen = lenx - k0 < iblk ? lenx - k0 : iblk;
     exstar_gemv_acc_args a;

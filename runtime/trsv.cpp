@@ -167,6 +167,64 @@ int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src,
   return exstar_rt::submit_status(ret, who);
 }
 
+// insert_solve's graph (below) through trsv's checked fast path (CPU workers only): each block row's
+// off-diagonal terms go into a state of bounded double-doubles (the first tile writes it), the
+// diagonal task rounds each row from it when the bound proves the rounding, and recomputes a
+// declined row from all its terms by the exact path (it reads T and the solved x whole).
+int insert_solve_state(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
+{
+  const int top = starpu_sched_get_max_priority();
+  const int64_t nblk = (g.n + g.nb - 1) / g.nb;
+  auto block_at = [&](int64_t step) { return block_of(g, g.forward() ? step : nblk - 1 - step); };
+  std::vector<starpu_data_handle_t> st((size_t)nblk, nullptr);
+  for (int64_t step = 1; step < nblk; ++step)
+    starpu_vector_data_register(&st[step], -1, 0, (uint32_t)(4 * block_at(step).len), sizeof(double));
+  int s = EXSTAR_SUCCESS;
+  for (int64_t step = 0; step < nblk && s == EXSTAR_SUCCESS; ++step) {
+    const block_row b = block_at(step);
+    exstar_trsv_state_args a;
+    std::memset(&a, 0, sizeof a);
+    a.blk = block_args(g, b);
+    a.blk.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
+    a.blk.incx = incx;
+    a.n = g.n, a.wit = g.it, a.wjt = g.jt, a.i0 = b.I0, a.offx = offx;
+    a.has_state = step > 0;
+    const int ret = step > 0 ? starpu_task_insert(&exstar_trsv_state_diag_cl, STARPU_R, g.T, STARPU_R, st[step],
+                                                  STARPU_RW, x, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top,
+                                                  STARPU_NAME, "exstar_trsv_state_diag", 0)
+                             : starpu_task_insert(&exstar_trsv_state_diag0_cl, STARPU_R, g.T, STARPU_RW, x, STARPU_VALUE,
+                                                  &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
+                                                  "exstar_trsv_state_diag", 0);
+    s = exstar_rt::submit_status(ret, who);
+    if (s != EXSTAR_SUCCESS || step + 1 == nblk) break;
+    starpu_data_handle_t xb;
+    starpu_vector_data_register(&xb, -1, 0, (uint32_t)b.len, sizeof(double));
+    s = insert_update(who, b.len, 0, x, a.blk.offx, incx, xb, 0, 1, top);
+    for (int64_t later = step + 1; later < nblk && s == EXSTAR_SUCCESS; ++later) {
+      const block_row l = block_at(later);
+      exstar_gemv_state_args t;
+      std::memset(&t, 0, sizeof t);
+      t.trans = g.trans;
+      t.sign = -1.0;
+      if (g.trans == 'N')
+        t.m = l.len, t.n = b.len, t.ia = g.it + l.I0, t.ja = g.jt + b.I0;
+      else
+        t.m = b.len, t.n = l.len, t.ia = g.it + b.I0, t.ja = g.jt + l.I0;
+      t.offx = 0, t.incx = 1;
+      t.init = step == 0;
+      const int ret2 = starpu_task_insert(t.init ? &exstar_gemv_state_w_cl : &exstar_gemv_state_cl, STARPU_R, g.T,
+                                          STARPU_R, xb, t.init ? STARPU_W : STARPU_RW, st[later], STARPU_VALUE, &t,
+                                          sizeof t, STARPU_PRIORITY, later == step + 1 ? top : 0, STARPU_NAME,
+                                          "exstar_trsv_gemv_state", 0);
+      s = exstar_rt::submit_status(ret2, who);
+    }
+    starpu_data_unregister_submit(xb);
+  }
+  for (starpu_data_handle_t h : st)
+    if (h) starpu_data_unregister_submit(h);
+  return s;
+}
+
 // The solve's graph on x (holding b), with lookahead: in substitution order, block I's diagonal
 // task, then a copy of its solved x_I into a handle of its own, then one gemv_acc task per later
 // block row J (RW on J's accumulators: T_JI·x_I). A tile task waits for the x_I it reads, not for
@@ -176,6 +234,8 @@ int insert_update(const char *who, int64_t n, int add, starpu_data_handle_t src,
 // priority-aware schedulers take such tasks first).
 int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, int64_t offx, int64_t incx)
 {
+  if (starpu_cuda_worker_get_count() == 0 && starpu_opencl_worker_get_count() == 0 && !exstar_rt::exact_only())
+    return insert_solve_state(who, g, x, offx, incx);
   const int top = starpu_sched_get_max_priority();
   const int64_t nblk = (g.n + g.nb - 1) / g.nb;
   auto block_at = [&](int64_t step) { return block_of(g, g.forward() ? step : nblk - 1 - step); };

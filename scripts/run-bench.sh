@@ -91,6 +91,10 @@ for op in gemv trsv lu; do
   fi
 done
 
+# Which copy of the hot CPU kernels ran (kernels_cpu/isa.cpp: AVX-512 or the baseline build).
+isa_line=$(grep -m1 '^CPU kernels:' "$base.txt" || echo "CPU kernels: unknown")
+echo "# ${isa_line} (EXSTAR_CPU_ISA=${EXSTAR_CPU_ISA:-unset})" | tee -a "$base.txt"
+
 # One CSV: the header once, then every benchmark's rows.
 head -n1 "$tmp/dot.csv" > "$base.csv"
 for f in "$tmp"/*.csv; do tail -n +2 "$f" >> "$base.csv"; done

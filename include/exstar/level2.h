@@ -82,7 +82,9 @@ int exstar_accs_register(starpu_data_handle_t *accs, int64_t count);
  * any task is submitted; otherwise *info = 0. (NaN or inf on the diagonal are not zero.)
  * Blocked as a task graph (blocks of nb rows: the exact accumulators of each block row take the
  * solved blocks' contributions through exstar_gemv_acc_cl with α = −1, then a diagonal-block
- * task substitutes); the block size, scheduler and workers never change the bits. */
+ * task substitutes); the block size, scheduler and workers never change the bits. With CPU
+ * workers only, the blocks' contributions go into bounded double-doubles instead, and a row
+ * whose rounding they cannot prove is recomputed exactly (the same bits; exstar_set_exact_only). */
 int exstar_dtrsv(char uplo, char trans, char diag, int64_t n, const double *T, int64_t ldt, double *x,
                  int64_t incx, int64_t *info);
 /** Task form: T is T(it + i, jt + j) of a StarPU matrix handle (its ld), x starts at element offx

@@ -135,9 +135,9 @@ struct exstar_trsm_args {
 };
 extern struct starpu_codelet exstar_trsm_cl; /**< R T, RW B */
 
-/** Diagnostics: nonzero sends every Level-3 entry through the exact path for the calls and
- * insertions that follow (the bits are the same; tests prove it). Also set by the environment
- * variable EXSTAR_EXACT_ONLY=1 at exstar_init. */
+/** Diagnostics: nonzero sends every Level-3 entry, and every gemv entry and trsv row, through
+ * the exact path for the calls and insertions that follow (the bits are the same; tests prove
+ * it). Also set by the environment variable EXSTAR_EXACT_ONLY=1 at exstar_init. */
 void exstar_set_exact_only(int exact_only);
 
 #ifdef __cplusplus

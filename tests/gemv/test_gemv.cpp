@@ -170,3 +170,20 @@ TEST_CASE("gemv rejects bad arguments before submitting", "[gemv][args]")
   exstar::gemv('N', 2, 2, 1.0, vA, vx, 0.0, vy);
   CHECK(vy[0] == 2.0);
 }
+
+TEST_CASE("gemv: the checked fast path and the exact-only path give the same MPFR bits", "[gemv][fast]")
+{
+  // On CPU workers alone a whole output block is one task (the fast path, exact fallback);
+  // exstar_set_exact_only(1) takes the exact path for every entry.
+  session s("eager");
+  static const std::vector<gemv_case> cases = gemv_cases();
+  for (int exact_only : {0, 1}) {
+    exstar_set_exact_only(exact_only);
+    for (const gemv_case &c : cases) {
+      INFO(c.name << " exact_only " << exact_only);
+      check_same(c, blocking(c, 1, 1));
+      check_same(c, blocking(c, -2, 3));
+    }
+  }
+  exstar_set_exact_only(0);
+}

@@ -54,3 +54,33 @@ TEST_CASE("CPU gemv kernels give the MPFR bits", "[gemv][kernels]")
         check_same(c, run(c, exstar_cpu_gemv_acc_ref, inc.first, inc.second, splits));
       }
 }
+
+namespace {
+
+// exstar_cpu_dgemv (the whole gemv in one call: checked fast path, exact fallback) on strided
+// copies of x and y.
+std::vector<double> run_one_call(const gemv_case &c, int incx, int incy, int exact_only, int64_t *repaired)
+{
+  const int lx = gemv_lenx(c), ly = gemv_leny(c);
+  std::vector<double> xb((size_t)(lx > 0 ? (lx - 1) * std::abs(incx) + 1 : 1)),
+      yb((size_t)(ly > 0 ? (ly - 1) * std::abs(incy) + 1 : 1));
+  if (lx) scatter(c.x, xb.data(), incx);
+  if (ly) scatter(c.y, yb.data(), incy);
+  *repaired = exstar_cpu_dgemv(c.trans, c.m, c.n, c.alpha, c.A.data(), 0, c.lda, xb.data(), 0, incx, c.beta,
+                               yb.data(), 0, incy, exact_only);
+  return ly ? gather(ly, yb.data(), incy) : std::vector<double>();
+}
+
+} // namespace
+
+TEST_CASE("CPU one-call gemv (checked fast path, exact fallback) gives the MPFR bits", "[gemv][kernels][fast]")
+{
+  static const std::vector<gemv_case> cases = gemv_cases();
+  for (const gemv_case &c : cases)
+    for (auto inc : std::vector<std::pair<int, int>>{{1, 1}, {-2, 3}})
+      for (int exact_only : {0, 1}) {
+        INFO(c.name << ", incx " << inc.first << ", incy " << inc.second << ", exact_only " << exact_only);
+        int64_t repaired = 0;
+        check_same(c, run_one_call(c, inc.first, inc.second, exact_only, &repaired));
+      }
+}
