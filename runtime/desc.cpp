@@ -145,6 +145,7 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   for (int64_t K = 0; K < d.kt; ++K)
     starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(ipiv + K * d.nb),
                                 (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb), sizeof(int32_t));
+  d.panel_where = exstar_rt::panel_where();
   return exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
 }
 

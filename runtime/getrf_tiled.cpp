@@ -33,6 +33,7 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
 {
   m = m_, n = n_, nb = nb_, mt = ceil_div(m, nb), nt = ceil_div(n, nb);
   kt = ceil_div(min64(m, n), nb);
+  panel_where = with_states ? exstar_rt::panel_where() : 0; // the plain baseline's panel is LAPACK's
   tiles.assign((size_t)(mt * nt), nullptr);
   states.assign((size_t)(mt * nt), nullptr);
   for (int64_t J = 0; J < nt; ++J)
@@ -72,6 +73,13 @@ bool tiled_lu_runs()
   if (starpu_cpu_worker_get_count() > 0) return true;
   return exstar_lu_panel_cl.cuda_funcs[0] && exstar_lu_urow_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0] &&
          starpu_cuda_worker_get_count() > 0;
+}
+
+unsigned long long panel_where()
+{
+  const bool cuda = starpu_cuda_worker_get_count() > 0 && exstar_lu_panel_cl.cuda_funcs[0] &&
+                    exstar_lu_urow_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0];
+  return cuda ? STARPU_CUDA : 0;
 }
 
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)

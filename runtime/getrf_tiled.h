@@ -17,6 +17,9 @@ struct tiled_desc {
   std::vector<int> ranks;
   int me = 0;
   bool own_tiles = true; /* false: the caller's tile handles (exstar_desc_create_tiles), kept */
+  /* Where the panel, U-row and laswp tasks may run (STARPU_CUDA, ...; 0: wherever their
+   * codelets can). create() sets it with panel_where(). */
+  unsigned long long panel_where = 0;
   int rank(int64_t I, int64_t J) const { return ranks.empty() ? 0 : ranks[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &tile(int64_t I, int64_t J) { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }
@@ -34,6 +37,10 @@ struct tiled_desc {
 /* Whether the exact tiled graph can run on the workers there are: its panel and U-row codelets
  * need a CPU worker, or a CUDA worker where the build has their CUDA kernels. */
 bool tiled_lu_runs();
+/* Where the exact panel path runs: on the GPU when there is a CUDA worker and the build has the
+ * CUDA panel kernels (a CPU worker would pull the block column to the host and back at every
+ * step, and dmda's models cannot see that the whole graph then waits on it), else 0 (any). */
+unsigned long long panel_where();
 
 /* Submits the whole LU graph on d's tiles (no wait); plain: the plain-double baseline's codelets
  * (d without states). The graph itself is runtime/getrf_tiled_graph.h, shared with the

@@ -50,8 +50,12 @@ struct tiled_task {
     if (!h) return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
     *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size()};
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
-    int ret = ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
-                       STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
+    // the panel path's place (tiled_desc::panel_where), else wherever the codelet runs
+    int ret = d.panel_where
+                  ? ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
+                             STARPU_PRIORITY, prio, STARPU_EXECUTE_WHERE, d.panel_where, STARPU_NAME, cl->name)
+                  : ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
+                             STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
     if (!ins.runs_here(on)) std::free(h);
     return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
   }
