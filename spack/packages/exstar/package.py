@@ -24,6 +24,7 @@ class Exstar(CMakePackage, CudaPackage):
 
     variant("opencl", default=True, description="StarPU with OpenCL workers (starpu+opencl)")
     variant("examples", default=True, description="Build and install the exstar tool")
+    variant("mpi", default=True, description="libexstar_mpi: the StarPU-MPI drivers (starpu+mpi)")
     variant(
         "bench", default=False, description="Build the benchmarks (against OpenBLAS; not installed)"
     )
@@ -36,6 +37,8 @@ class Exstar(CMakePackage, CudaPackage):
     depends_on("starpu@1.3")
     depends_on("starpu+opencl", when="+opencl")
     depends_on("starpu~opencl", when="~opencl")
+    depends_on("starpu+mpi", when="+mpi")
+    depends_on("mpi", when="+mpi")
     depends_on("starpu+cuda", when="+cuda")
     depends_on("starpu~cuda", when="~cuda")
     # The OpenCL host code is always compiled (find_package(OpenCL REQUIRED)); with ~opencl
@@ -58,6 +61,7 @@ class Exstar(CMakePackage, CudaPackage):
             self.define("EXSTAR_BUILD_TESTS", self.run_tests),
             self.define_from_variant("EXSTAR_BUILD_EXAMPLES", "examples"),
             self.define_from_variant("EXSTAR_BUILD_BENCH", "bench"),
+            self.define_from_variant("EXSTAR_MPI", "mpi"),
         ]
         if spec.satisfies("+cuda"):
             archs = spec.variants["cuda_arch"].value
