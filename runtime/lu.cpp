@@ -468,7 +468,9 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   // workers, n = 4096: nb 128 2.8 s, 256 3.4 s, 512 6.1 s; 2026-11-23). 512 with the GPU alone:
   // the panels run there in parallel over rows, and the per-task costs (tile updates of 128³,
   // launches) dominate small tiles (H100, n = 8192: nb 512 1.25 s, 256 1.78 s; 2026-11-24).
-  if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() > 0) return 512;
+  // The same with CPU workers beside the GPU: the panel path is then the GPU's (panel_where), and
+  // with 128 the updates are 64x more tasks (15 CPU workers + GPU, n = 8192: nb 128 9.3 s).
+  if (exstar_rt::panel_where() == STARPU_CUDA) return 512;
   return 128;
 }
 

@@ -33,9 +33,10 @@
  * the other block columns (tiles and states); a task per tile of block row K of U; Level-3
  * state updates state(I,J) −= L(I,K)·U(K,J) for the trailing tiles. Priorities put the panel
  * path (panel, then block column K+1) first. Every entry is the definition's value, so the
- * tiled graph gives the unblocked graph's bits for every nb. The panel and U-row tasks run on
- * CPU and CUDA workers (the updates on any); without either exstar_dgetrf uses the unblocked
- * graph.
+ * tiled graph gives the unblocked graph's bits for every nb. The panel, U-row and laswp tasks
+ * run on CPU and CUDA workers, on the GPU alone when there is a CUDA worker and the build has
+ * their CUDA kernels (the updates on any worker); without either exstar_dgetrf uses the
+ * unblocked graph.
  *
  * ==== the unblocked task graph (exstar_dgetrf_unblocked, exstar_dgetrf_insert) ===================
  * The matrix is ONE StarPU matrix handle; per column j the driver submits, with data
@@ -77,8 +78,9 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
 /** The same factorization by the unblocked graph on one matrix handle ("the task graph" above):
  * the reference the tiled one is tested against, and the path of exstar_dgetrf_insert. */
 int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
-/** The default tile edge of the tiled LU: the one set by exstar_set_lu_tile, else 512 when the
- * workers are CUDA workers without CPU workers, else 128. */
+/** The default tile edge of the tiled LU: the one set by exstar_set_lu_tile, else 512 when there
+ * is a CUDA worker and the build has the CUDA panel kernels (the panel path then runs on the
+ * GPU, CPU workers or not), else 128. */
 int64_t exstar_default_tile(int64_t m, int64_t n);
 /** The tile edge exstar_dgetrf, exstar_dgesv and the batches use from now on: nb > 0, 0 (the
  * default above) or -1 (the unblocked graph). Never changes a bit of the results. */
