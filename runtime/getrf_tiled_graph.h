@@ -29,6 +29,16 @@ namespace tiled_graph {
 
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+// Where a state task runs when the panel path is on the GPU: there too, if the codelet has a
+// CUDA function. A state is 32 bytes an entry: an update moved to a CPU worker moves 16 MB of a
+// 512² tile's state over PCIe and back (~0.6 ms) to save 54 us of GPU time, and 15 CPU cores do
+// ~3% of the H100's exact gemm rate. (Measured, n = 8192, nb 512: GPU alone 1.15 s; 15 CPU
+// workers + GPU with the updates free for dmda 2.06 s, 9.2 GB moved.)
+inline unsigned long long gpu_only(const tiled_desc &d, const starpu_codelet &cl)
+{
+  return d.panel_where == STARPU_CUDA && cl.cuda_funcs[0] ? STARPU_CUDA : 0;
+}
+
 // A task's buffer list and the argument block describing it.
 struct tiled_task {
   std::vector<starpu_data_descr> descr;
@@ -69,8 +79,11 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
       exstar_state_args a;
       std::memset(&a, 0, sizeof a);
       a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
-      int ret = ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J), STARPU_VALUE,
-                         &a, sizeof a, STARPU_NAME, "exstar_state_init");
+      const unsigned long long where = gpu_only(d, exstar_state_init_cl);
+      int ret = where ? ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J),
+                                 STARPU_VALUE, &a, sizeof a, STARPU_EXECUTE_WHERE, where, STARPU_NAME, "exstar_state_init")
+                      : ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J),
+                                 STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;
@@ -141,8 +154,13 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
     a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
     a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
     a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
-    ret = ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
-                   d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
+    const unsigned long long where = gpu_only(d, exstar_state_gemm_cl);
+    ret = where ? ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
+                           d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_EXECUTE_WHERE,
+                           where, STARPU_NAME, "exstar_lu_gemm")
+                : ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
+                           d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
+                           "exstar_lu_gemm");
   }
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
 }
