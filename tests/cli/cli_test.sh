@@ -497,6 +497,18 @@ case_mpi() {
   mpi 2 getrf --backend cpu --ncpus 1 --unblocked A.mtx -o L.mtx --ipiv Q.mtx
   [ "$RC" = 2 ] && [ ! -e L.mtx ] || fail "--unblocked under mpirun: exit $RC, '$ERR'"
   echo "ok: errors under mpirun: one line from rank 0, exit 1 / 2, nothing written"
+  # a rank that dies in the middle (killed after 2 s of a run that takes minutes at nb 8): the
+  # job ends at once with a non-zero exit, never a hang, and nothing is written
+  run gen matrix --n 600 --seed 2 -o M.mtx
+  local t0=$SECONDS
+  # shellcheck disable=SC2016
+  timeout 120 $EXSTAR_MPIRUN --oversubscribe -np 3 bash -c \
+    'if [ "$OMPI_COMM_WORLD_RANK" = 2 ]; then "$0" "$@" & p=$!; sleep 2; kill -9 $p; wait $p; exit $?; fi; exec "$0" "$@"' \
+    "$EXSTAR" getrf --backend cpu --ncpus 1 --nb 8 M.mtx -o L.mtx --ipiv Q.mtx >stdout.txt 2>stderr.txt
+  RC=$?
+  [ "$RC" != 0 ] && [ "$RC" != 124 ] && [ $((SECONDS - t0)) -lt 100 ] && [ ! -e L.mtx ] && [ ! -e Q.mtx ] ||
+    fail "a killed rank: exit $RC after $((SECONDS - t0)) s (124: a hang), files: $(ls)"
+  echo "ok: a rank killed mid-run: the job ends in $((SECONDS - t0)) s with exit $RC, nothing written"
 }
 
 case_bench() {
