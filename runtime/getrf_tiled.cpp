@@ -19,8 +19,9 @@ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 // One process: StarPU's own task insertion; every task runs here.
 struct local_submit {
   template <class... A>
-  int task(int, starpu_codelet *cl, A... args)
+  int task(int, unsigned long long where, starpu_codelet *cl, A... args)
   {
+    if (where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, where, args..., 0);
     return starpu_task_insert(cl, args..., 0);
   }
   bool runs_here(int) const { return true; }

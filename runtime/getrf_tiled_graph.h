@@ -10,8 +10,9 @@
  * task was given: the row of L, the column of U, the original a(i,j)). So the bits are the
  * unblocked definition's for every nb, scheduler, worker mix and number of processes.
  *
- * Submit is the inserter: task(on, cl, args...) submits one task (on: the rank that must run
- * it, or -1 for StarPU-MPI's owner rule; one process ignores it), runs_here(on) says whether
+ * Submit is the inserter: task(on, where, cl, args...) submits one task (on: the rank that must
+ * run it, or -1 for StarPU-MPI's owner rule, one process ignores it; where: the worker kinds
+ * that may run it, STARPU_EXECUTE_WHERE, 0 for the codelet's own), runs_here(on) says whether
  * this process runs a task placed on rank `on` (a task it does not run never sees its
  * STARPU_CL_ARGS block, which the graph then frees). */
 #ifndef EXSTAR_RUNTIME_GETRF_TILED_GRAPH_H
@@ -61,11 +62,8 @@ struct tiled_task {
     *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size()};
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
     // the panel path's place (tiled_desc::panel_where), else wherever the codelet runs
-    int ret = d.panel_where
-                  ? ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
-                             STARPU_PRIORITY, prio, STARPU_EXECUTE_WHERE, d.panel_where, STARPU_NAME, cl->name)
-                  : ins.task(on, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_CL_ARGS, h, size,
-                             STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
+    int ret = ins.task(on, d.panel_where, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
+                       STARPU_CL_ARGS, h, size, STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
     if (!ins.runs_here(on)) std::free(h);
     return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
   }
@@ -79,11 +77,8 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
       exstar_state_args a;
       std::memset(&a, 0, sizeof a);
       a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
-      const unsigned long long where = gpu_only(d, exstar_state_init_cl);
-      int ret = where ? ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J),
-                                 STARPU_VALUE, &a, sizeof a, STARPU_EXECUTE_WHERE, where, STARPU_NAME, "exstar_state_init")
-                      : ins.task(-1, &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(I, J),
-                                 STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_state_init");
+      int ret = ins.task(-1, gpu_only(d, exstar_state_init_cl), &exstar_state_init_cl, STARPU_R, d.tile(I, J),
+                         STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;
@@ -146,7 +141,7 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
   int ret;
   if (plain) {
-    ret = ins.task(-1, &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
+    ret = ins.task(-1, 0, &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
                    d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
   } else {
     exstar_gemm_args a;
@@ -154,13 +149,9 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
     a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
     a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
     a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
-    const unsigned long long where = gpu_only(d, exstar_state_gemm_cl);
-    ret = where ? ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
-                           d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_EXECUTE_WHERE,
-                           where, STARPU_NAME, "exstar_lu_gemm")
-                : ins.task(-1, &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
-                           d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
-                           "exstar_lu_gemm");
+    ret = ins.task(-1, gpu_only(d, exstar_state_gemm_cl), &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R,
+                   d.tile(K, J), STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio,
+                   STARPU_NAME, "exstar_lu_gemm");
   }
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
 }

@@ -21,7 +21,13 @@ struct mpi_submit {
   MPI_Comm comm;
   int me;
   template <class... A>
-  int task(int on, starpu_codelet *cl, A... args)
+  int task(int on, unsigned long long where, starpu_codelet *cl, A... args)
+  {
+    if (where) return on_node(on, cl, STARPU_EXECUTE_WHERE, where, args...);
+    return on_node(on, cl, args...);
+  }
+  template <class... A>
+  int on_node(int on, starpu_codelet *cl, A... args)
   {
     if (on >= 0) return starpu_mpi_task_insert(comm, cl, STARPU_EXECUTE_ON_NODE, on, args..., 0);
     return starpu_mpi_task_insert(comm, cl, args..., 0);
