@@ -24,6 +24,9 @@ extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, 
 extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv; CPU or CUDA */
 extern struct starpu_codelet exstar_lu_laswp_host_cl; /* the same for any number of tiles: CPU or CUDA */
 #define EXSTAR_LU_LASWP_DEVICE_TILES 96
+/* R a finished tile of the factors, RW|COMMUTE the factorization's status (a vector of 2 uint64,
+ * exstar_cpu_lu_check); STARPU_VALUE int64 ndiag, int64 diag0. CPU or CUDA. */
+extern struct starpu_codelet exstar_lu_check_cl;
 
 /* The plain-double baseline on the same graph (LAPACK dgetrf panel, dtrsm, dgemm; CPU only;
  * without LAPACK at build time they have no implementation). */

@@ -45,6 +45,13 @@ int64_t exstar_cpu_lu_urow(const struct exstar_tile_view *v, int64_t K, int64_t 
  * >= K nb, in the tiles and (when given) the states. */
 void exstar_cpu_lu_laswp(const struct exstar_tile_view *v, int64_t K, int64_t J, const int32_t *ipiv);
 
+/* The status of a finished m x n tile of the factors, added into status (kernels_cpu/lu_check.cpp):
+ * status[0] := 1 if an entry is NaN or ±inf (else unchanged); status[1] := min(status[1],
+ * diag0 + the first d < ndiag with A(d, d) == 0) (ndiag: the tile's diagonal entries, 0 off the
+ * diagonal; diag0: the global index of its first). Start from {0, UINT64_MAX}. */
+void exstar_cpu_lu_check(int64_t m, int64_t n, const double *A, int64_t lda, int64_t ndiag, int64_t diag0,
+                         uint64_t status[2]);
+
 /* The plain-double baseline on the same tiles (kernels_cpu/lu_plain_tiled.cpp, when the build
  * found LAPACK: EXSTAR_HAVE_LAPACK): LAPACK dgetrf on the gathered panel (returns its info),
  * dtrsm for block row K of U in block column J, C −= L·U by dgemm. NOT exact. */

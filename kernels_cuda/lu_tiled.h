@@ -50,6 +50,10 @@ int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, int ex
 int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t J, const int32_t *ipiv,
                                exstar_cuda_stream stream);
 
+/* As exstar_cpu_lu_check (status: 2 words in DEVICE memory). */
+int exstar_cuda_lu_check(int64_t m, int64_t n, const double *A, int64_t lda, int64_t ndiag, int64_t diag0,
+                         uint64_t *status, exstar_cuda_stream stream);
+
 #ifdef __cplusplus
 }
 #endif

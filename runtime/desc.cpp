@@ -4,7 +4,6 @@
 #include "runtime/internal.h"
 #include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
-#include <cmath>
 #include <new>
 #include <vector>
 
@@ -145,6 +144,9 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   for (int64_t K = 0; K < d.kt; ++K)
     starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(ipiv + K * d.nb),
                                 (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb), sizeof(int32_t));
+  // and its status is a new one
+  d.drop_checks();
+  if (int s = d.add_checks()) return s;
   d.panel_where = exstar_rt::panel_where();
   return exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
 }
@@ -158,23 +160,10 @@ int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info)
   const exstar_rt::tiled_desc &d = desc->d;
   for (starpu_data_handle_t h : d.pivots)
     if (h) starpu_data_acquire(h, STARPU_R), starpu_data_release(h);
+  // the status tasks' findings (computed where the tiles are: the factors stay there)
   *info = 0;
   bool nonfinite = false;
-  for (int64_t J = 0; J < d.nt; ++J)
-    for (int64_t I = 0; I < d.mt; ++I) {
-      starpu_data_handle_t h = d.tile(I, J);
-      starpu_data_acquire(h, STARPU_R);
-      const double *a = (const double *)starpu_data_get_local_ptr(h);
-      const int64_t ld = (int64_t)starpu_matrix_get_local_ld(h), rows = rows_of(d, I), cols = cols_of(d, J);
-      for (int64_t j = 0; j < cols; ++j)
-        for (int64_t i = 0; i < rows; ++i) {
-          const double v = a[i + j * ld];
-          nonfinite = nonfinite || !std::isfinite(v);
-          const int64_t gi = I * d.nb + i, gj = J * d.nb + j;
-          if (gi == gj && v == 0.0 && (*info == 0 || gj + 1 < *info)) *info = gj + 1;
-        }
-      starpu_data_release(h);
-    }
+  if (d.status) d.check_status(info, &nonfinite);
   if (int s = exstar_rt::take_codelet_error()) return s;
   if (nonfinite) return exstar_set_error(EXSTAR_ERR_NONFINITE, "%s: the factors hold NaN or inf (info = %lld)", who,
                                          (long long)*info);

@@ -7,6 +7,7 @@
 #include "codelets/lu_tiled.h"
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 namespace exstar_rt {
@@ -48,6 +49,8 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
       if (with_states)
         if (int s = exstar_state_register(&state(I, J), rows, cols)) return s;
     }
+  if (with_states && home)
+    if (int s = add_checks()) return s;
   pivots.assign((size_t)kt, nullptr);
   for (int64_t K = 0; K < kt; ++K) {
     const uint32_t len = (uint32_t)min64(nb, min64(m, n) - K * nb);
@@ -57,8 +60,38 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
   return EXSTAR_SUCCESS;
 }
 
+int tiled_desc::add_checks()
+{
+  status_buf = new (std::nothrow) uint64_t[2];
+  if (!status_buf) return exstar_set_error(EXSTAR_ERR_NOMEM, "exstar: out of memory");
+  status_buf[0] = 0, status_buf[1] = UINT64_MAX;
+  starpu_vector_data_register(&status, STARPU_MAIN_RAM, (uintptr_t)status_buf, 2, sizeof(uint64_t));
+  return EXSTAR_SUCCESS;
+}
+
+void tiled_desc::drop_checks()
+{
+  if (status) starpu_data_unregister(status), status = nullptr;
+  delete[] status_buf;
+  status_buf = nullptr;
+}
+
+void tiled_desc::check_status(int64_t *info, bool *nonfinite) const
+{
+  starpu_data_acquire(status, STARPU_R);
+  *nonfinite = status_buf[0] != 0;
+  *info = status_buf[1] == UINT64_MAX ? 0 : (int64_t)status_buf[1] + 1;
+  starpu_data_release(status);
+}
+
+void tiled_desc::fetch_home() const
+{
+  for (starpu_data_handle_t h : tiles) starpu_data_fetch_on_node(h, STARPU_MAIN_RAM, 1);
+}
+
 void tiled_desc::destroy()
 {
+  drop_checks();
   for (starpu_data_handle_t &h : pivots)
     if (h) starpu_data_unregister(h), h = nullptr;
   for (starpu_data_handle_t &h : states)
@@ -83,10 +116,28 @@ unsigned long long panel_where()
   return cuda ? STARPU_CUDA : 0;
 }
 
+// The status task of every tile, after its last writer (StarPU's implicit dependencies), where
+// the panel path runs.
+static int insert_checks(local_submit &ins, const char *who, const tiled_desc &d)
+{
+  const unsigned long long where = tiled_graph::gpu_only(d, exstar_lu_check_cl);
+  for (int64_t J = 0; J < d.nt; ++J)
+    for (int64_t I = 0; I < d.mt; ++I) {
+      const int64_t ndiag = I == J ? min64(min64(d.nb, d.m - I * d.nb), d.n - J * d.nb) : 0, diag0 = I * d.nb;
+      int ret = ins.task(-1, where, &exstar_lu_check_cl, STARPU_R, d.tile(I, J), STARPU_RW | STARPU_COMMUTE, d.status,
+                         STARPU_VALUE, &ndiag, sizeof ndiag, STARPU_VALUE, &diag0, sizeof diag0, STARPU_NAME,
+                         "exstar_lu_check");
+      if (ret != 0) return submit_status(ret, who);
+    }
+  return EXSTAR_SUCCESS;
+}
+
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)
 {
   local_submit ins;
-  return getrf_tiled_graph(ins, who, d, exact_only, plain);
+  int s = getrf_tiled_graph(ins, who, d, exact_only, plain);
+  if (s == EXSTAR_SUCCESS && !plain && d.status) s = insert_checks(ins, who, d);
+  return s;
 }
 
 } // namespace exstar_rt

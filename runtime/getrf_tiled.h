@@ -12,6 +12,11 @@ namespace exstar_rt {
 struct tiled_desc {
   int64_t m = 0, n = 0, nb = 0, mt = 0, nt = 0, kt = 0; /* kt: panels, ceil(min(m,n)/nb) */
   std::vector<starpu_data_handle_t> tiles, states, pivots;
+  /* The factorization's status (exstar_lu_check_cl: NaN/inf seen, first zero on U's diagonal),
+   * every tile's check added in where the tile is; NULL: none (the plain baseline, distributed
+   * runs). One handle: the drivers wait on it once, not once a tile. */
+  starpu_data_handle_t status = nullptr;
+  uint64_t *status_buf = nullptr;
   /* Distributed (runtime/mpi): the MPI rank owning each tile (and its state), this process's
    * rank. Empty: one process, which owns everything. */
   std::vector<int> ranks;
@@ -30,6 +35,16 @@ struct tiled_desc {
    * buffer, for a distributed run to fill). */
   int create(int64_t m, int64_t n, int64_t nb, double *A, int64_t lda, int32_t *ipiv, bool with_states = true,
              bool home = true);
+  /* Registers the status handle (home: status_buf, {0, UINT64_MAX}). */
+  int add_checks();
+  /* Unregisters it (waits for its tasks) and frees status_buf. */
+  void drop_checks();
+  /* Waits for the status tasks and combines them: *info := the first zero on U's diagonal
+   * (1-based, 0: none), *nonfinite := whether some entry of L or U is NaN or ±inf. */
+  void check_status(int64_t *info, bool *nonfinite) const;
+  /* Asks StarPU to copy every tile home as soon as its last task is done (no wait): the copies
+   * then overlap the end of the factorization instead of following it. */
+  void fetch_home() const;
   /* Waits for the tiles' tasks, gathers them home and releases every handle. */
   void destroy();
 };

@@ -244,6 +244,34 @@ int factor_status(const char *who, int64_t m, int64_t n, const double *A, int64_
   return EXSTAR_SUCCESS;
 }
 
+// What the status tasks of a tiled factorization found (runtime/getrf_tiled.h, check_status).
+struct tiled_result {
+  int64_t info = 0;
+  bool nonfinite = false;
+};
+
+// The status tasks' findings, then every handle released (the tiles home).
+tiled_result finish_tiled(exstar_rt::tiled_desc &d, bool inserted)
+{
+  tiled_result r;
+  if (inserted && d.status) d.check_status(&r.info, &r.nonfinite);
+  d.destroy();
+  return r;
+}
+
+// As factor_status from what the status tasks found: the factors are read on the host only when
+// they hold NaN or inf, to name the first such entry.
+int tiled_status(const char *who, const tiled_result &r, int64_t m, int64_t n, const double *A, int64_t lda,
+                 int64_t *info)
+{
+  if (r.nonfinite) return factor_status(who, m, n, A, lda, info);
+  *info = r.info;
+  if (*info > 0)
+    return exstar_set_error(EXSTAR_ERR_SINGULAR, "%s: u(%lld,%lld) is zero (info = %lld)", who,
+                            (long long)(*info - 1), (long long)(*info - 1), (long long)*info);
+  return EXSTAR_SUCCESS;
+}
+
 int getrf_blocking(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info,
                    bool plain)
 {
@@ -273,11 +301,22 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
   int s = EXSTAR_SUCCESS;
   if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0 && lu_tile.load() >= 0) {
     std::vector<exstar_rt::tiled_desc> descs((size_t)count);
+    std::vector<tiled_result> res((size_t)count);
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
       s = descs[(size_t)b].create(m, n, exstar_default_tile(m, n), A[b], lda, ipiv[b]);
       if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, descs[(size_t)b], exstar_rt::exact_only());
+      if (s == EXSTAR_SUCCESS) descs[(size_t)b].fetch_home();
     }
-    for (exstar_rt::tiled_desc &d : descs) d.destroy();
+    for (int64_t b = 0; b < count; ++b) res[(size_t)b] = finish_tiled(descs[(size_t)b], s == EXSTAR_SUCCESS);
+    if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
+    if (s != EXSTAR_SUCCESS) return s;
+    int worst = EXSTAR_SUCCESS;
+    for (int64_t b = 0; b < count; ++b) {
+      int sb = tiled_status(who, res[(size_t)b], m, n, A[b], lda, &info[b]);
+      if (severity(sb) > severity(worst)) worst = sb;
+    }
+    if (worst == EXSTAR_SUCCESS) exstar_rt::clear_error();
+    return worst;
   } else {
     std::vector<registered> regs((size_t)count);
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
@@ -452,9 +491,10 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
-  d.destroy();
+  if (s == EXSTAR_SUCCESS) d.fetch_home();
+  const tiled_result r = finish_tiled(d, s == EXSTAR_SUCCESS);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
-  return s == EXSTAR_SUCCESS ? factor_status(who, m, n, A, lda, info) : s;
+  return s == EXSTAR_SUCCESS ? tiled_status(who, r, m, n, A, lda, info) : s;
 }
 
 void exstar_set_lu_tile(int64_t nb) { lu_tile.store(nb < -1 ? -1 : nb); }
