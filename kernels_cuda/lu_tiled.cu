@@ -49,17 +49,8 @@ extern "C" int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t 
 // Same definitions as kernels_cpu/lu_tiled.cpp, laid out for the GPU (right-looking inside a
 // panel and a U block row, where the CPU kernels are left-looking by groups; the bits are the
 // same because every accepted rounding is the correct one):
-//  - the panel is gathered into a contiguous scratch (values P and states S, rows [c0, m)); the
-//    states of the group's columns hold every term of the columns before the group;
-//  - per column j: v(i) := S(i, j) rounded for every row at once (each row first takes the
-//    previous column's term −l(i, j−1)·u(j−1, c) in the group's later columns), a block-wise
-//    iamax (core/iamax.h); then one kernel merges the blocks' winners, interchanges, divides
-//    column j and rounds row j of U in the group's later columns (2 launches a column);
-//  - after a group: its rows are final (later pivots are below them): their U entries in the
-//    panel's later columns by a half-warp substitution (the double-doubles in registers), then
-//    the group's terms into the later columns' states through the Level-3 fast sums (a thread
-//    an entry, a split constant per entry from its row's and column's largest factors:
-//    core/gemm.h);
+//  - the panel: one persistent launch, its rows left in place and the interchanges played at
+//    the end (see "the panel: one persistent launch" below);
 //  - a block row of U: one launch, a block a column, group after group (substitution by a
 //    warp, then the group's terms into the rows below by the fast sums, by the whole block);
 //  - laswp: the swaps played once in shared memory, then the rows moved in parallel.
@@ -72,6 +63,7 @@ extern "C" int exstar_cuda_lu_laswp(const exstar_cuda_tile_column *col, int64_t 
 #include "core/gemm.h"
 #include "core/iamax.h"
 #include <atomic>
+#include <cooperative_groups.h>
 #include <cstdlib>
 #include <cstring>
 
@@ -152,36 +144,6 @@ __device__ inline void exact_where(const C &c, exstar_i64 *wacc, bool want, int6
   }
 }
 
-// The gathered panel: P(i, j) and S(i, j) for rows [c0, m), columns [c0, c1), column-major.
-struct panel_ctx {
-  dgrid g;
-  double *P;
-  exstar_bdd *S;
-  int64_t *pos; // pos[i - c0]: the row that row i was before this panel's interchanges
-  int64_t c0, c1, rows;
-  int exact_only;
-  unsigned long long *rep;
-  __device__ double &a(int64_t i, int64_t j) const { return P[(i - c0) + (j - c0) * rows]; }
-  __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - c0) * rows]; }
-  __device__ double l(int64_t i, int64_t k) const { return a(i, k); }
-  struct lf {
-    const panel_ctx *c;
-    int64_t i, left;
-    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(left, k) : c->a(i, k); }
-  };
-  struct uf {
-    const panel_ctx *c;
-    int64_t j;
-    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(k, j) : c->a(k, j); }
-  };
-  // L left of the panel from the tiles (row pos), the rest from the panel; U above from the tiles.
-  __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
-  {
-    count_repair(rep);
-    return exact_sum_warp(wacc, a(i, j), kend, lf{this, i, pos[i - c0]}, uf{this, j});
-  }
-};
-
 // Block row K of U in block column J: tile (K, J) in place, its state copied to S.
 struct urow_ctx {
   dgrid g;
@@ -212,42 +174,6 @@ struct urow_ctx {
     return exact_sum_warp(wacc, a(i, j), kend, lf{&g, i}, uf{&g, j});
   }
 };
-
-// Rows [r0, r1) (at most kGroup) of U in the columns [col0, col0 + ncols), in order; s(i, j)
-// holds the terms k < r0. A half-warp a column, a lane a row, the bounded double-doubles in
-// registers: row r0 + t is rounded (or computed exactly) by its lane and broadcast, then the
-// rows below take −l(i, r0 + t)·u(r0 + t, j).
-template <class C>
-__global__ void __launch_bounds__(128) usub_kernel(C c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1)
-{
-  const int lane = threadIdx.x & 31, half = lane >> 4, r = lane & 15;
-  const int64_t jj = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 4;
-  const int64_t j = col0 + jj, i = r0 + r;
-  const bool mine = jj < ncols && i < r1;
-  __shared__ exstar_i64 wacc[4][EXSTAR_ACC_WORDS];
-  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
-  if (mine) d = c.s(i, j);
-  const int nr = (int)(r1 - r0);
-  for (int t = 0; t < nr; ++t) {
-    double y = 0.0;
-    bool want = false;
-    if (mine && r == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-    exact_where(c, wacc[threadIdx.x >> 5], want, i, j, i, y);
-    if (mine && r == t) c.a(i, j) = y;
-    y = __shfl_sync(0xffffffffu, y, (half << 4) + t);
-    __syncwarp(); // the value in memory too, for the exact path of the rows below
-    // a product off the fast path poisons the entry's sum: its rounding then declines
-    if (mine && r > t && !exstar_bdd_add_product(&d, -c.l(i, r0 + t), y))
-      d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
-  }
-}
-
-template <class C>
-void usub(const C &c, int64_t col0, int64_t ncols, int64_t r0, int64_t r1, cudaStream_t stream)
-{
-  if (ncols <= 0 || r1 <= r0) return;
-  usub_kernel<<<(unsigned)((ncols + 7) / 8), 128, 0, stream>>>(c, col0, ncols, r0, r1);
-}
 
 // A block row of U in one launch, a block of 128 threads a column, group after group: the first
 // warp's lanes 0..15 hold the group's rows (bounded double-doubles in registers) for the
@@ -311,205 +237,6 @@ __global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t r1)
   }
 }
 
-// S(i, j) −= Σ_{l<k} A(i, l)·B(l, j) for i < m, j < n, k <= kGroup, through the fast sums: a
-// thread a row (its k factors and their exponent bound in registers) and kCols columns of a
-// block (theirs in shared memory, loaded once by the block).
-constexpr int kCols = 8;
-__global__ void __launch_bounds__(128) state_sub_kernel(int64_t m, int64_t n, int k, const double *A, int64_t lda,
-                                                        const double *B, int64_t ldb, exstar_bdd *S, int64_t lds)
-{
-  __shared__ double sb[kCols][kGroup];
-  __shared__ int seb[kCols];
-  const int64_t j0 = (int64_t)blockIdx.y * kCols;
-  const int nc = (int)min64(kCols, n - j0);
-  for (int x = threadIdx.x; x < kCols * kGroup; x += blockDim.x) {
-    const int q = x / kGroup, l = x % kGroup;
-    sb[q][l] = q < nc && l < k ? B[l + (j0 + q) * ldb] : 0.0;
-  }
-  __syncthreads();
-  if (threadIdx.x < kCols) {
-    int e = EXSTAR_GEMM_EXP_ZERO;
-    for (int l = 0; l < k; ++l) e = exstar_exp_max(e, exstar_exp_above(sb[threadIdx.x][l]));
-    seb[threadIdx.x] = e;
-  }
-  __syncthreads();
-  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  double a[kGroup];
-  int ea = EXSTAR_GEMM_EXP_ZERO;
-#pragma unroll
-  for (int l = 0; l < kGroup; ++l) {
-    a[l] = l < k ? A[i + l * lda] : 0.0;
-    ea = exstar_exp_max(ea, l < k ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
-  }
-  const int ep = exstar_gemm_count_exp(k);
-  for (int q = 0; q < nc; ++q) {
-    const double sigma = exstar_gemm_sigma(ea, seb[q], ep);
-    double s = 0.0, r = 0.0;
-#pragma unroll
-    for (int l = 0; l < kGroup; ++l)
-      if (l < k) exstar_gemm_term(a[l], sb[q][l], sigma, &s, &r);
-    exstar_gemm_state_add(&S[i + (j0 + q) * lds], s, r, exstar_gemm_bound(k, sigma), -1.0);
-  }
-}
-
-void state_sub(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda, const double *B, int64_t ldb,
-               exstar_bdd *S, int64_t lds, cudaStream_t stream)
-{
-  if (m <= 0 || n <= 0 || k <= 0) return;
-  state_sub_kernel<<<dim3((unsigned)((m + 127) / 128), (unsigned)((n + kCols - 1) / kCols)), 128, 0, stream>>>(
-      m, n, (int)k, A, lda, B, ldb, S, lds);
-}
-
-// The winner of (key, index, value) pairs under exstar_iamax_beats.
-struct cand {
-  exstar_i64 key, idx;
-  double val;
-};
-__device__ inline void take(cand &x, const cand &y)
-{
-  if (exstar_iamax_beats(y.key, y.idx, x.key, x.idx)) x = y;
-}
-
-// Column j of the panel, rows [j, m): first the previous column's terms (j > g0: s(i, c) +=
-// −l(i, j−1)·u(j−1, c) for c in [j, g1), right-looking inside the group), then v(i) := s(i, j)
-// rounded (every term k < j is in), or exact. The block's iamax winner to parts[blockIdx.x];
-// v(j) to *vj.
-__global__ void __launch_bounds__(kRows) col_v_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g0, int64_t g1,
-                                                      cand *parts, double *vj)
-{
-  const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
-  if (i < m) {
-    if (j > g0) { // eight entries at a time, their loads first (a round of memory latency each)
-      const double l = -c.a(i, j - 1);
-      for (int64_t cb = j; cb < g1; cb += 8) {
-        exstar_bdd d[8];
-        double u[8];
-#pragma unroll
-        for (int q = 0; q < 8; ++q)
-          if (cb + q < g1) d[q] = c.s(i, cb + q), u[q] = c.a(j - 1, cb + q);
-#pragma unroll
-        for (int q = 0; q < 8; ++q)
-          if (cb + q < g1) {
-            if (!exstar_bdd_add_product(&d[q], l, u[q])) d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
-            c.s(i, cb + q) = d[q];
-          }
-      }
-    }
-  }
-  __shared__ exstar_i64 wacc[kRows / 32][EXSTAR_ACC_WORDS];
-  double y = 0.0;
-  bool want = false;
-  if (i < m) {
-    const exstar_bdd d = c.s(i, j);
-    want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-  }
-  exact_where(c, wacc[threadIdx.x >> 5], want, i, j, j, y);
-  if (i < m) {
-    c.a(i, j) = y;
-    if (i == j) *vj = y;
-    x = cand{exstar_iamax_key(y), i, y};
-  }
-  for (int off = 16; off > 0; off >>= 1) {
-    cand y{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
-           (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off), __shfl_down_sync(0xffffffffu, x.val, off)};
-    take(x, y);
-  }
-  __shared__ cand w[kRows / 32];
-  if ((threadIdx.x & 31) == 0) w[threadIdx.x >> 5] = x;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int q = 1; q < (int)(blockDim.x >> 5); ++q) take(x, w[q]);
-    parts[blockIdx.x] = x;
-  }
-}
-
-// The pivot of column j (the winner of the parts), its interchange in the panel (values of
-// every other column, states of the columns after j, pos, ipiv), the division of column j, and
-// row j of U in the group's columns after j.
-__global__ void __launch_bounds__(kRows) col_fin_kernel(panel_ctx c, int64_t m, int64_t j, int64_t g1,
-                                                        const cand *parts, int nparts, const double *vj, int32_t *ipiv)
-{
-  __shared__ cand win;
-  if (threadIdx.x < 32) {
-    cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0};
-    for (int q = threadIdx.x; q < nparts; q += 32) take(x, parts[q]);
-    for (int off = 16; off > 0; off >>= 1) {
-      cand y{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
-             (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off),
-             __shfl_down_sync(0xffffffffu, x.val, off)};
-      take(x, y);
-    }
-    if (threadIdx.x == 0) win = x;
-  }
-  __syncthreads();
-  const int64_t piv = win.idx;
-  const double ujj = win.val, old = *vj;
-  const int64_t i = j + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < m) {
-    if (i == j) {
-      c.a(j, j) = ujj;
-    } else if (i == piv) {
-      c.a(i, j) = ujj == 0.0 ? old : old / ujj;
-    } else if (ujj != 0.0) {
-      c.a(i, j) = c.a(i, j) / ujj;
-    }
-  }
-  if (blockIdx.x == 0) {
-    if (piv != j)
-      for (int64_t cc = c.c0 + threadIdx.x; cc < c.c1; cc += blockDim.x) {
-        if (cc == j) continue;
-        const double t = c.a(j, cc);
-        c.a(j, cc) = c.a(piv, cc);
-        c.a(piv, cc) = t;
-        if (cc > j) {
-          const exstar_bdd u = c.s(j, cc);
-          c.s(j, cc) = c.s(piv, cc);
-          c.s(piv, cc) = u;
-        }
-      }
-    if (threadIdx.x == 0) {
-      ipiv[j - c.c0] = (int32_t)(piv + 1);
-      if (piv != j) {
-        const int64_t t = c.pos[j - c.c0];
-        c.pos[j - c.c0] = c.pos[piv - c.c0];
-        c.pos[piv - c.c0] = t;
-      }
-    }
-    __syncthreads();
-    // row j of U in the group's later columns (at most kGroup - 1: the first warp): every term
-    // k < j is in its state
-    __shared__ exstar_i64 wacc[EXSTAR_ACC_WORDS];
-    const int64_t cc = j + 1 + threadIdx.x;
-    if (threadIdx.x < 32) {
-      double y = 0.0;
-      bool want = false;
-      if (cc < g1) {
-        const exstar_bdd d = c.s(j, cc);
-        want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-      }
-      exact_where(c, wacc, want, j, cc, j, y);
-      if (cc < g1) c.a(j, cc) = y;
-    }
-  }
-}
-
-// Gathers (back = 0: values, states and pos) or scatters (back = 1: values) the panel.
-__global__ void panel_copy_kernel(panel_ctx c, int back)
-{
-  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= c.rows * (c.c1 - c.c0)) return;
-  const int64_t i = c.c0 + x % c.rows, j = c.c0 + x / c.rows;
-  if (back) {
-    c.g.at(i, j) = c.a(i, j);
-  } else {
-    c.a(i, j) = c.g.at(i, j);
-    c.s(i, j) = c.g.s(i, j);
-    if (j == c.c0) c.pos[i - c.c0] = i;
-  }
-}
-
 // The device's default memory pool keeps up to 1 GiB of what the scratch allocations free (its
 // default gives it back at every synchronization, and a panel's scratch of hundreds of MB was then
 // mapped again for every panel).
@@ -563,6 +290,335 @@ int status(cudaError_t e)
 
 unsigned blocks_for(int64_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
+// ---- the panel: one persistent launch ------------------------------------------------------
+// The panel is gathered into a contiguous scratch (values P and states S) and its rows stay
+// where they are: a pivot only marks its row as spent and records it (prow), every thread keeps
+// the logical position of the rows it owns (lpos: row r is owned by thread (r − c0) mod T, the
+// same in every phase), and the interchanges are played once at the end (ipiv as the pivots
+// come, the rows scattered back to the tiles in their final order). The exact path reads the
+// original a(i, j) from the tiles, which keep it until that scatter. Phases, each ended by a
+// grid-wide barrier (one cooperative launch; one launch per phase where the device cannot):
+//  - rows(k, j): the pivot of column k = j − 1 (every block merges the same block winners), its
+//    row of U in the group's later columns (every block, the same values), the division of
+//    column k; then every row's state in the group's columns [j, g1) takes −l(r, k)·u(k, c),
+//    column j is rounded (or computed exactly) and each block's iamax winner is written;
+//  - after a group: its rows of U in the panel's later columns (a half-warp a column, the
+//    bounded double-doubles in registers), then the group's terms into the later columns'
+//    states through the Level-3 fast sums (core/gemm.h).
+
+// An iamax candidate: key and logical row (exstar_iamax_beats), value, physical row.
+struct cand {
+  exstar_i64 key, idx;
+  double val;
+  int64_t phys;
+};
+__device__ inline void take(cand &x, const cand &y)
+{
+  if (exstar_iamax_beats(y.key, y.idx, x.key, x.idx)) x = y;
+}
+__device__ inline cand shfl_down(const cand &x, int off)
+{
+  return cand{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
+              (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off), __shfl_down_sync(0xffffffffu, x.val, off),
+              (int64_t)__shfl_down_sync(0xffffffffu, (long long)x.phys, off)};
+}
+__device__ inline cand warp_winner(cand x)
+{
+  for (int off = 16; off > 0; off >>= 1) take(x, shfl_down(x, off));
+  return x;
+}
+
+struct panel_ctx {
+  dgrid g;
+  double *P;     // values, physical rows [c0, m), columns [c0, c1)
+  exstar_bdd *S; // states, the same
+  int64_t *prow; // prow[k − c0]: the physical row of pivot k
+  int64_t *lpos; // lpos[r − c0]: row r's logical position (its owner's alone; final at the end)
+  int32_t *dead; // dead[r − c0]: row r was a pivot (its owner's alone)
+  cand *parts;   // [2][nparts]: each block's winner, by the column's parity
+  int32_t *ipiv;
+  int64_t c0, c1, m, rows, nparts;
+  int exact_only;
+  unsigned long long *rep;
+  __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
+  __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
+  struct lf {
+    const panel_ctx *c;
+    int64_t r;
+    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(r, k) : c->a(r, k); }
+  };
+  struct uf {
+    const panel_ctx *c;
+    int64_t j;
+    const double *ucur; // u(kcur, j) of the pivot being resolved (shared memory), else NULL
+    int64_t kcur;
+    __device__ double operator()(int64_t k) const
+    {
+      if (k < c->c0) return c->g.at(k, j);
+      return ucur && k == kcur ? *ucur : c->a(c->prow[k - c->c0], j);
+    }
+  };
+  // RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical; ucur: u(kcur, j) where it is not in P yet.
+  __device__ double exact(exstar_i64 *wacc, int64_t r, int64_t j, int64_t kend, bool count = true,
+                          const double *ucur = nullptr, int64_t kcur = -1) const
+  {
+    if (count) count_repair(rep);
+    return exact_sum_warp(wacc, g.at(r, j), kend, lf{this, r}, uf{this, j, ucur, kcur});
+  }
+};
+
+// The lanes of a warp with want set get y := c.exact(r, j, kend, ...), one entry after another,
+// each by the whole warp (every lane calls it).
+__device__ inline void panel_exact_where(const panel_ctx &c, exstar_i64 *wacc, bool want, int64_t r, int64_t j,
+                                         int64_t kend, double &y, bool count, const double *ucur, int64_t kcur)
+{
+  unsigned need = __ballot_sync(0xffffffffu, want);
+  while (need) {
+    const int src = __ffs(need) - 1;
+    need &= need - 1;
+    const int64_t rr = __shfl_sync(0xffffffffu, r, src), jj = __shfl_sync(0xffffffffu, j, src),
+                  ke = __shfl_sync(0xffffffffu, kend, src);
+    const double v = c.exact(wacc, rr, jj, ke, count, ucur, kcur);
+    if ((int)(threadIdx.x & 31) == src) y = v;
+  }
+}
+
+constexpr int kPanelThreads = kRows;
+
+// rows(k, j): see the top of this section. k < c0: no pivot to resolve (the group's first
+// column); j < 0: no column to round (the group's last pivot).
+__device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
+{
+  __shared__ exstar_i64 wacc[kPanelThreads / 32][EXSTAR_ACC_WORDS];
+  __shared__ double ut[kGroup]; // u(k, c) for c in [k + 1, g1)
+  __shared__ cand win, wpart[kPanelThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int64_t p = -1;
+  double ukk = 0.0;
+  if (k >= c.c0) {
+    if (warp == 0) {
+      cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
+      const cand *parts = c.parts + (k & 1) * c.nparts;
+      for (int64_t q = lane; q < c.nparts; q += 32) take(x, parts[q]);
+      x = warp_winner(x);
+      if (lane == 0) win = x;
+      __syncwarp();
+      const int64_t pr = win.phys;
+      if (lane == 0) {
+        c.prow[k - c.c0] = pr; // every block writes the same
+        if (blockIdx.x == 0) c.ipiv[k - c.c0] = (int32_t)(win.idx + 1);
+      }
+      // row k of U in the group's later columns (every term k' < k is in the state)
+      const int64_t cc = k + 1 + lane;
+      double y = 0.0;
+      bool want = false;
+      if (cc < g1) {
+        const exstar_bdd d = c.s(pr, cc);
+        want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      }
+      panel_exact_where(c, wacc[0], want, pr, cc, k, y, blockIdx.x == 0, nullptr, -1);
+      if (cc < g1) ut[lane] = y, c.a(pr, cc) = y; // every block writes the same
+    }
+    __syncthreads();
+    p = win.phys, ukk = win.val;
+  }
+  const int64_t T = (int64_t)gridDim.x * blockDim.x;
+  const int64_t base0 = c.c0 + (int64_t)blockIdx.x * blockDim.x + warp * 32; // warp-uniform
+  cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
+  for (int64_t base = base0; base < c.m; base += T) {
+    const int64_t r = base + lane;
+    bool mine = r < c.m && !c.dead[r - c.c0];
+    if (mine && k >= c.c0) {
+      if (r == p) {
+        c.dead[r - c.c0] = 1, c.lpos[r - c.c0] = k, mine = false;
+      } else {
+        if (c.lpos[r - c.c0] == k) c.lpos[r - c.c0] = win.idx; // the interchange of row k and the pivot's
+        const double v = c.a(r, k), l = ukk == 0.0 ? v : v / ukk;
+        c.a(r, k) = l;
+        if (j >= 0) // the previous column's term in the group's columns [j, g1), eight at a time
+          for (int64_t cb = j; cb < g1; cb += 8) {
+            exstar_bdd d[8];
+#pragma unroll
+            for (int q = 0; q < 8; ++q)
+              if (cb + q < g1) d[q] = c.s(r, cb + q);
+#pragma unroll
+            for (int q = 0; q < 8; ++q)
+              if (cb + q < g1) {
+                // a product off the fast path poisons the entry's sum: its rounding then declines
+                if (!exstar_bdd_add_product(&d[q], -l, ut[cb + q - k - 1]))
+                  d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+                c.s(r, cb + q) = d[q];
+              }
+          }
+      }
+    }
+    if (j < 0) continue;
+    __syncwarp(); // this warp's l(·, k) in memory, for the exact path of its rows
+    double y = 0.0;
+    bool want = false;
+    if (mine) {
+      const exstar_bdd d = c.s(r, j);
+      want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+    }
+    panel_exact_where(c, wacc[warp], want, r, j, j, y, true, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
+    if (mine) {
+      c.a(r, j) = y;
+      take(x, cand{exstar_iamax_key(y), c.lpos[r - c.c0], y, r});
+    }
+  }
+  if (j < 0) return;
+  x = warp_winner(x);
+  if (lane == 0) wpart[warp] = x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int q = 1; q < (int)(blockDim.x >> 5); ++q) take(x, wpart[q]);
+    c.parts[(j & 1) * c.nparts + blockIdx.x] = x;
+  }
+}
+
+// The group's rows [g0, gr1) of U in the panel's columns [g1, c1), in order: a half-warp a
+// column, a lane a row, the bounded double-doubles in registers; row g0 + t is rounded (or
+// computed exactly) by its lane and broadcast, then the rows below take −l(·, g0 + t)·u.
+__device__ void usub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+{
+  __shared__ exstar_i64 wacc[kPanelThreads / 32][EXSTAR_ACC_WORDS];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, half = lane >> 4, t0 = lane & 15;
+  const int64_t ncols = c.c1 - g1, warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const int nr = (int)(gr1 - g0);
+  for (int64_t w0 = ((int64_t)blockIdx.x * (blockDim.x >> 5) + warp) * 2; w0 < ncols; w0 += warps * 2) {
+    const int64_t jj = w0 + half, j = g1 + jj, i = g0 + t0;
+    const bool mine = jj < ncols && i < gr1;
+    const int64_t r = mine ? c.prow[i - c.c0] : 0;
+    exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+    if (mine) d = c.s(r, j);
+    for (int t = 0; t < nr; ++t) {
+      double y = 0.0;
+      bool want = false;
+      if (mine && t0 == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      panel_exact_where(c, wacc[warp], want, r, j, i, y, true, nullptr, -1);
+      if (mine && t0 == t) c.a(r, j) = y;
+      y = __shfl_sync(0xffffffffu, y, (half << 4) + t);
+      __syncwarp(); // the value in memory too, for the exact path of the rows below
+      if (mine && t0 > t && !exstar_bdd_add_product(&d, -c.a(r, g0 + t), y))
+        d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+    }
+  }
+}
+
+// The states of the live rows in the columns [g1, c1) take −Σ_t l(r, g0 + t)·u(g0 + t, c)
+// through the fast sums: a block a 256-row x kCols-column piece (the u factors and their
+// exponent bounds in shared memory), a thread a row (its factors in registers).
+constexpr int kCols = 8;
+__device__ void state_sub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+{
+  __shared__ double sb[kCols][kGroup];
+  __shared__ int seb[kCols];
+  const int k = (int)(gr1 - g0);
+  const int64_t rb = (c.rows + blockDim.x - 1) / blockDim.x, cbn = (c.c1 - g1 + kCols - 1) / kCols;
+  const int ep = exstar_gemm_count_exp(k);
+  for (int64_t item = blockIdx.x; item < rb * cbn; item += gridDim.x) {
+    const int64_t r = c.c0 + (item % rb) * blockDim.x + threadIdx.x, j0 = g1 + (item / rb) * kCols;
+    const int nc = (int)min64(kCols, c.c1 - j0);
+    __syncthreads(); // the previous piece's factors are no longer read
+    for (int x = threadIdx.x; x < kCols * kGroup; x += blockDim.x) {
+      const int q = x / kGroup, l = x % kGroup;
+      sb[q][l] = q < nc && l < k ? c.a(c.prow[g0 + l - c.c0], j0 + q) : 0.0;
+    }
+    __syncthreads();
+    if (threadIdx.x < kCols) {
+      int e = EXSTAR_GEMM_EXP_ZERO;
+      for (int l = 0; l < k; ++l) e = exstar_exp_max(e, exstar_exp_above(sb[threadIdx.x][l]));
+      seb[threadIdx.x] = e;
+    }
+    __syncthreads();
+    if (r >= c.m || c.dead[r - c.c0]) continue;
+    double a[kGroup];
+    int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+    for (int l = 0; l < kGroup; ++l) {
+      a[l] = l < k ? c.a(r, g0 + l) : 0.0;
+      ea = exstar_exp_max(ea, l < k ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
+    }
+    for (int q = 0; q < nc; ++q) {
+      const double sigma = exstar_gemm_sigma(ea, seb[q], ep);
+      double s = 0.0, rr = 0.0;
+#pragma unroll
+      for (int l = 0; l < kGroup; ++l)
+        if (l < k) exstar_gemm_term(a[l], sb[q][l], sigma, &s, &rr);
+      exstar_gemm_state_add(&c.s(r, j0 + q), s, rr, exstar_gemm_bound(k, sigma), -1.0);
+    }
+  }
+}
+
+// The phases of the panel in order; with COOP every one is followed by a grid-wide barrier,
+// else only the phases [lo, hi) run (one launch per phase).
+template <bool COOP>
+__global__ void __launch_bounds__(kPanelThreads) panel_kernel(panel_ctx c, int64_t lo, int64_t hi)
+{
+  int64_t ph = 0;
+  auto run = [&](auto f) {
+    if (ph >= lo && ph < hi) {
+      f();
+      if (COOP) cooperative_groups::this_grid().sync();
+    }
+    ++ph;
+  };
+  for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
+    const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
+    for (int64_t j = g0; j < gr1; ++j) run([&] { rows_phase(c, j > g0 ? j - 1 : -1, j, g1); });
+    run([&] { rows_phase(c, gr1 - 1, -1, g1); });
+    if (g1 < c.c1) {
+      run([&] { usub_phase(c, g0, gr1, g1); });
+      run([&] { state_sub_phase(c, g0, gr1, g1); });
+    }
+  }
+}
+
+// The number of phases of panel_kernel (the same loops).
+int64_t panel_phases(int64_t c0, int64_t c1, int64_t m)
+{
+  int64_t n = 0;
+  for (int64_t g0 = c0; g0 < c1 && g0 < m; g0 += kGroup) {
+    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
+    n += gr1 - g0 + 1 + (g1 < c1 ? 2 : 0);
+  }
+  return n;
+}
+
+// Gathers the panel (values, states; lpos, dead) or scatters its values to the tiles in their
+// final order (back).
+__global__ void panel_copy_kernel(panel_ctx c, int back)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= c.rows * (c.c1 - c.c0)) return;
+  const int64_t r = c.c0 + x % c.rows, j = c.c0 + x / c.rows;
+  if (back) {
+    c.g.at(c.lpos[r - c.c0], j) = c.a(r, j);
+  } else {
+    c.a(r, j) = c.g.at(r, j);
+    c.s(r, j) = c.g.s(r, j);
+    if (j == c.c0) c.lpos[r - c.c0] = r, c.dead[r - c.c0] = 0;
+  }
+}
+
+// How many blocks of panel_kernel<true> the device runs at once (0: no cooperative launch).
+int coop_blocks()
+{
+  static std::atomic<int> cache[32];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev >= 32) return 0;
+  int v = cache[dev].load();
+  if (v != 0) return v < 0 ? 0 : v;
+  int coop = 0, sms = 0, per = 0;
+  cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, panel_kernel<true>, kPanelThreads, 0);
+  v = coop && !std::getenv("EXSTAR_CUDA_NO_COOP") ? sms * per : 0;
+  cudaGetLastError();
+  cache[dev].store(v > 0 ? v : -1);
+  return v;
+}
+
 } // namespace
 
 extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
@@ -571,38 +627,40 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   cudaStream_t stream = (cudaStream_t)s;
   const int64_t m = v->m, c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), rows = m - c0, w = c1 - c0;
   if (rows <= 0 || w <= 0) return 0;
-  const int nparts_max = (int)blocks_for(rows, kRows);
+  const int coop = coop_blocks();
+  // As many blocks as run at once: the group phases (usub, state_sub) use them all; the row
+  // phases need a thread a row (H100, n = 8192, nb = 512: panels 340 ms with ceil(rows/256)
+  // blocks, 238 ms with 132, the same with 264).
+  const int64_t nblocks = coop > 0 ? coop : min64(4 * (int64_t)blocks_for(rows, kPanelThreads), 1024);
   const size_t pbytes = (size_t)(rows * w) * sizeof(double), sbytes = (size_t)(rows * w) * sizeof(exstar_bdd);
-  const size_t qbytes = (size_t)rows * sizeof(int64_t), cbytes = (size_t)nparts_max * sizeof(cand);
+  const size_t kbytes = (size_t)w * sizeof(int64_t), lbytes = (size_t)rows * sizeof(int64_t);
+  const size_t dbytes = ((size_t)rows * sizeof(int32_t) + 15) / 16 * 16, cbytes = 2 * (size_t)nblocks * sizeof(cand);
   scratch sc;
-  cudaError_t e = sc.make(v, sbytes + pbytes + qbytes + cbytes + 64, stream);
+  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + cbytes, stream);
   if (e != cudaSuccess) return status(e);
   panel_ctx c;
   c.g = sc.g;
-  c.S = (exstar_bdd *)sc.extra;
-  c.P = (double *)(sc.extra + sbytes);
-  c.pos = (int64_t *)(sc.extra + sbytes + pbytes);
-  cand *parts = (cand *)(sc.extra + sbytes + pbytes + qbytes);
-  double *vj = (double *)(sc.extra + sbytes + pbytes + qbytes + cbytes);
-  c.c0 = c0, c.c1 = c1, c.rows = rows, c.exact_only = exact_only, c.rep = repaired;
+  char *x = sc.extra;
+  c.S = (exstar_bdd *)x, x += sbytes;
+  c.P = (double *)x, x += pbytes;
+  c.prow = (int64_t *)x, x += kbytes;
+  c.lpos = (int64_t *)x, x += lbytes;
+  c.dead = (int32_t *)x, x += dbytes;
+  c.parts = (cand *)x;
+  c.ipiv = ipiv, c.c0 = c0, c.c1 = c1, c.m = m, c.rows = rows, c.nparts = nblocks;
+  c.exact_only = exact_only, c.rep = repaired;
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
-  for (int64_t g0 = c0; g0 < c1 && g0 < m; g0 += kGroup) {
-    // the states of rows >= g0 in columns >= g0 hold every term k < g0
-    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
-    for (int64_t j = g0; j < gr1; ++j) {
-      const unsigned nb = blocks_for(m - j, kRows);
-      col_v_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g0, g1, parts, vj);
-      col_fin_kernel<<<nb, kRows, 0, stream>>>(c, m, j, g1, parts, (int)nb, vj, ipiv);
-    }
-    if (g1 < c1) { // the group's rows are final: their U entries in the later columns, then the
-                   // group's terms into the states of the rows and columns after it
-      usub(c, g1, c1 - g1, g0, gr1, stream);
-      state_sub(m - g1, c1 - g1, g1 - g0, &c.P[(g1 - c0) + (g0 - c0) * rows], rows, &c.P[(g0 - c0) + (g1 - c0) * rows],
-                rows, &c.S[(g1 - c0) + (g1 - c0) * rows], rows, stream);
-    }
+  int64_t lo = 0, hi = INT64_MAX;
+  if (coop > 0) {
+    void *args[] = {&c, &lo, &hi};
+    e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
+                                    args, 0, stream);
+  } else {
+    for (int64_t ph = 0, n = panel_phases(c0, c1, m); ph < n; ++ph)
+      panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
   }
-  panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
-  e = cudaGetLastError();
+  if (e == cudaSuccess) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
+  if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
 }
