@@ -80,6 +80,7 @@ void on_root(const std::function<void()> &f)
 
 void share_shape(Matrix &a)
 {
+  (void)a; // without MPI there is nothing to share
   if (!distributed) return;
 #ifdef EXSTAR_TOOL_HAVE_MPI
   int64_t shape[2] = {a.rows, a.cols};
