@@ -71,6 +71,7 @@ namespace {
 
 constexpr int64_t kGroup = 16; // as the CPU kernel (any value gives the same bits)
 constexpr int kRows = 256;     // threads of the row-parallel kernels
+constexpr int kExactBatch = 8; // terms a lane loads ahead in the exact path
 
 __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -108,7 +109,17 @@ __device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, int64_t
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
   int flags = lane == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
-  for (int64_t k = lane; k < kend; k += 32) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  // kExactBatch terms' loads first, then their steps: the loads (pointer chases through the tile
+  // arrays) overlap instead of each waiting behind the previous step's accumulator atomics
+  int64_t k = lane;
+  for (; k + 32 * (kExactBatch - 1) < kend; k += 32 * kExactBatch) {
+    double lv[kExactBatch], uv[kExactBatch];
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) lv[q] = l(k + 32 * q), uv[q] = u(k + 32 * q);
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) flags |= exstar_dot_step_atomic(acc, fpe, -lv[q], uv[q]);
+  }
+  for (; k < kend; k += 32) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
   exstar_acc_flush_fpe_atomic(acc, fpe);
   flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
   __syncwarp();
