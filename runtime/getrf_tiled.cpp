@@ -84,11 +84,6 @@ void tiled_desc::check_status(int64_t *info, bool *nonfinite) const
   starpu_data_release(status);
 }
 
-void tiled_desc::fetch_home() const
-{
-  for (starpu_data_handle_t h : tiles) starpu_data_fetch_on_node(h, STARPU_MAIN_RAM, 1);
-}
-
 void tiled_desc::destroy()
 {
   drop_checks();

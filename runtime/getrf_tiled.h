@@ -42,9 +42,6 @@ struct tiled_desc {
   /* Waits for the status tasks and combines them: *info := the first zero on U's diagonal
    * (1-based, 0: none), *nonfinite := whether some entry of L or U is NaN or ±inf. */
   void check_status(int64_t *info, bool *nonfinite) const;
-  /* Asks StarPU to copy every tile home as soon as its last task is done (no wait): the copies
-   * then overlap the end of the factorization instead of following it. */
-  void fetch_home() const;
   /* Waits for the tiles' tasks, gathers them home and releases every handle. */
   void destroy();
 };

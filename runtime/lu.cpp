@@ -305,7 +305,6 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
       s = descs[(size_t)b].create(m, n, exstar_default_tile(m, n), A[b], lda, ipiv[b]);
       if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, descs[(size_t)b], exstar_rt::exact_only());
-      if (s == EXSTAR_SUCCESS) descs[(size_t)b].fetch_home();
     }
     for (int64_t b = 0; b < count; ++b) res[(size_t)b] = finish_tiled(descs[(size_t)b], s == EXSTAR_SUCCESS);
     if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
@@ -491,7 +490,6 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
-  if (s == EXSTAR_SUCCESS) d.fetch_home();
   const tiled_result r = finish_tiled(d, s == EXSTAR_SUCCESS);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   return s == EXSTAR_SUCCESS ? tiled_status(who, r, m, n, A, lda, info) : s;
