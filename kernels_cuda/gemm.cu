@@ -22,6 +22,7 @@
 //    exact_only (and k == 0): every entry through the exact path.
 // Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync).
 #include <cuda_runtime.h>
+#include <atomic>
 #include "kernels_cuda/gemm.h"
 #include "kernels_cuda/acc_cuda.cuh"
 #include "core/checked_round.h"
@@ -282,11 +283,17 @@ template <class G, int MODE, bool AT, bool BT>
 int launch_one(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
                cudaStream_t s)
 {
-  static bool attr = false; // the one-time attribute (not a synchronization)
-  if (!attr) {
-    cudaError_t ce = cudaFuncSetAttribute(fast_kernel<G, MODE, AT, BT>, cudaFuncAttributeMaxDynamicSharedMemorySize, G::SMEM);
+  // The attribute is the current device's: set once on each (a bit a device ordinal; beyond 32
+  // devices, at every launch). Two CUDA workers may get here at once: setting it twice is harmless.
+  static std::atomic<unsigned> attr{0};
+  int dev = 0;
+  cudaError_t ce = cudaGetDevice(&dev);
+  if (ce != cudaSuccess) return status(ce);
+  const unsigned bit = dev < 32 ? 1u << dev : 0u;
+  if (!bit || !(attr.load() & bit)) {
+    ce = cudaFuncSetAttribute(fast_kernel<G, MODE, AT, BT>, cudaFuncAttributeMaxDynamicSharedMemorySize, G::SMEM);
     if (ce != cudaSuccess) return status(ce);
-    attr = true;
+    attr.fetch_or(bit);
   }
   const int64_t gx = cdiv(n, G::BN), gy = cdiv(m, G::BM);
   if (gy > 65535 || gx > 2147483647) return -(int)cudaErrorInvalidValue;
