@@ -80,15 +80,24 @@ struct Options {
   std::string csv;
   std::string lu_sizes = "4096,8192"; // lutiled
   std::string lu_nbs = "0";           // lutiled tile edges (0: exstar_default_tile)
+  std::string lu_home = "both";       // lutiled: host (pinned host array), device (tiles on the GPU), both
+  int ncuda = 1, nopencl = 0;         // StarPU CUDA / OpenCL workers (-1: every device)
+  int64_t batch_count = 64, batch_n = 1024; // lubatch
+  int64_t gemm_n = 16384;             // gemm
 };
 
 void usage(const char *prog)
 {
   std::fprintf(stderr,
                "usage: %s [options]\n"
-               "  --ops LIST        comma-separated subset of gemv,trsv,lu,lutiled (default gemv,trsv,lu)\n"
+               "  --ops LIST        comma-separated subset of gemv,trsv,lu,lutiled,lubatch,gemm (default gemv,trsv,lu)\n"
                "  --lu-sizes LIST   lutiled: the n (default 4096,8192)\n"
                "  --lu-nbs LIST     lutiled: the tile edges (default 0: the library's default)\n"
+               "  --lu-home WHERE   lutiled: host (pinned host array), device (tiles at home on the GPU) or both\n"
+               "  --ncuda N         StarPU CUDA workers, one a GPU (default 1; -1: every GPU)\n"
+               "  --nopencl N       StarPU OpenCL workers (default 0; STARPU_WORKERS_OPENCLID picks the devices)\n"
+               "  --batch COUNTxN   lubatch: COUNT LUs of N x N (default 64x1024)\n"
+               "  --gemm-n N        gemm: exstar_dgemm of N x N matrices through StarPU (default 16384)\n"
                "  --min-log K       gemv/trsv smallest n = 2^K (default 10)\n"
                "  --max-log K       gemv/trsv largest n = 2^K (default 14)\n"
                "  --lu-min-log K    LU smallest n = 2^K (default 9)\n"
@@ -126,10 +135,21 @@ Options parse(int argc, char **argv)
     else if (a == "--csv") o.csv = next();
     else if (a == "--lu-sizes") o.lu_sizes = next();
     else if (a == "--lu-nbs") o.lu_nbs = next();
+    else if (a == "--lu-home") o.lu_home = next();
+    else if (a == "--ncuda") o.ncuda = std::atoi(next());
+    else if (a == "--nopencl") o.nopencl = std::atoi(next());
+    else if (a == "--gemm-n") o.gemm_n = std::atoll(next());
+    else if (a == "--batch") {
+      long long c = 0, n = 0;
+      if (std::sscanf(next(), "%lldx%lld", &c, &n) != 2 || c < 1 || n < 1) { usage(argv[0]); std::exit(2); }
+      o.batch_count = c, o.batch_n = n;
+    }
     else { usage(argv[0]); std::exit(a == "--help" || a == "-h" ? 0 : 2); }
   }
   if (o.min_log < 0 || o.max_log > 15 || o.min_log > o.max_log || o.lu_min_log < 0 || o.lu_max_log > 15 ||
-      o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < 0) {
+      o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < 0 ||
+      (o.lu_home != "host" && o.lu_home != "device" && o.lu_home != "both") || o.ncuda == 0 || o.ncuda < -1 ||
+      o.nopencl < 0 || o.gemm_n < 1) {
     usage(argv[0]);
     std::exit(2);
   }
@@ -215,6 +235,14 @@ double time_starpu(int reps, double limit, const std::function<void()> &prepare,
     }
   }
   return median(t);
+}
+
+// FNV-1a of the bytes: a fingerprint of results, to compare separate runs (one GPU, several).
+uint64_t fnv1a(const void *p, size_t bytes, uint64_t h = 1469598103934665603ULL)
+{
+  const unsigned char *c = (const unsigned char *)p;
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+  return h;
 }
 
 // ---- data ----------------------------------------------------------------------------------------
@@ -497,9 +525,10 @@ std::vector<int64_t> int_list(const std::string &s)
 // be the first's, bit for bit, and the same for every tile edge.
 // The same factorization on tiles whose home is the GPU (registered over a device array, as an
 // application keeping its matrix there would, through exstar_desc_create_tiles): nothing crosses
-// PCIe inside the time, as for cuSOLVER. The factors must be the host-array run's bits.
+// PCIe inside the time, as for cuSOLVER. The factors must be want's bits (taken from the first
+// run when want is empty).
 double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
-                          const std::vector<double> &want, const std::vector<int32_t> &wantp, bool *same)
+                          std::vector<double> &want, std::vector<int32_t> &wantp, bool *same)
 {
   int cuda = -1;
   if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &cuda, 1) < 1) return -1;
@@ -534,7 +563,8 @@ double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, 
     exstar_desc_destroy(desc);
     for (starpu_data_handle_t h : tiles) starpu_data_unregister(h);
     CHECK_CUDA(cudaMemcpy(got.data(), dA, n * n * sizeof(double), cudaMemcpyDeviceToHost));
-    *same = *same && got == want && ipiv == wantp;
+    if (want.empty()) want = got, wantp = ipiv;
+    else *same = *same && got == want && ipiv == wantp;
   };
   const double t = time_starpu(reps, limit, prepare, run, after, nullptr);
   cudaFree(dA);
@@ -568,43 +598,150 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
       std::exit(1);
     }
     for (int64_t nb : int_list(o.lu_nbs)) {
-      int64_t info = 0;
-      bool slow = false;
-      auto prepare = [&] { std::copy(A0.begin(), A0.end(), hA); };
-      auto run = [&] {
-        if (exstar_dgetrf_tiled(n, n, hA, n, hp, &info, nb) != EXSTAR_SUCCESS && info == 0) {
-          std::fprintf(stderr, "exstar_dgetrf_tiled: %s\n", exstar_last_error());
-          std::exit(1);
-        }
-      };
-      bool repro = true;
-      auto after = [&] {
-        if (first.empty()) first.assign(hA, hA + n * n), firstp.assign(hp, hp + n);
-        else if (!std::equal(first.begin(), first.end(), hA) || !std::equal(firstp.begin(), firstp.end(), hp)) repro = false;
-      };
-      t = time_starpu(o.lu_reps, o.lu_limit, prepare, run, after, &slow);
       char impl[64];
-      std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld", (long long)(nb > 0 ? nb : exstar_default_tile(n, n)));
-      csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
-      bad += !repro;
-      std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%.1fx cusolver), factors %s\n",
-                   (long long)n, (long long)nb, t, t / csv.get("getrf", n, "cuda", "cusolver"),
-                   repro ? "bit-identical over runs and tile edges" : "DIFFER");
-      bool same = true;
-      const double td = lu_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same);
-      if (td > 0) {
-        std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld-device-home",
-                      (long long)(nb > 0 ? nb : exstar_default_tile(n, n)));
-        csv.add("getrf", n, "starpu-cuda", impl, td, 8.0 * n * n);
-        bad += !same;
-        std::fprintf(stderr, "# getrf n=%lld nb=%lld: the same on tiles at home on the GPU %.4f s (%.1fx cusolver), "
-                     "factors %s\n", (long long)n, (long long)nb, td, td / csv.get("getrf", n, "cuda", "cusolver"),
-                     same ? "bit-identical to the host-array run" : "DIFFER");
+      const long long nbd = (long long)(nb > 0 ? nb : exstar_default_tile(n, n));
+      if (o.lu_home != "device") {
+        int64_t info = 0;
+        bool slow = false;
+        auto prepare = [&] { std::copy(A0.begin(), A0.end(), hA); };
+        auto run = [&] {
+          if (exstar_dgetrf_tiled(n, n, hA, n, hp, &info, nb) != EXSTAR_SUCCESS && info == 0) {
+            std::fprintf(stderr, "exstar_dgetrf_tiled: %s\n", exstar_last_error());
+            std::exit(1);
+          }
+        };
+        bool repro = true;
+        auto after = [&] {
+          if (first.empty()) first.assign(hA, hA + n * n), firstp.assign(hp, hp + n);
+          else if (!std::equal(first.begin(), first.end(), hA) || !std::equal(firstp.begin(), firstp.end(), hp))
+            repro = false;
+        };
+        t = time_starpu(o.lu_reps, o.lu_limit, prepare, run, after, &slow);
+        std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld", nbd);
+        csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
+        bad += !repro;
+        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%.1fx cusolver), factors %s\n",
+                     (long long)n, nbd, t, t / csv.get("getrf", n, "cuda", "cusolver"),
+                     repro ? "bit-identical over runs and tile edges" : "DIFFER");
+      }
+      if (o.lu_home != "host") {
+        bool same = true;
+        const double td = lu_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same);
+        if (td > 0) {
+          std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld-device-home", nbd);
+          csv.add("getrf", n, "starpu-cuda", impl, td, 8.0 * n * n);
+          bad += !same;
+          std::fprintf(stderr, "# getrf n=%lld nb=%lld: the same on tiles at home on the GPU %.4f s (%.1fx cusolver), "
+                       "factors %s\n", (long long)n, nbd, td, td / csv.get("getrf", n, "cuda", "cusolver"),
+                       same ? "bit-identical over runs and tile edges" : "DIFFER");
+        }
       }
     }
+    if (!first.empty())
+      std::fprintf(stderr, "# getrf n=%lld: factors fnv1a %016llx\n", (long long)n,
+                   (unsigned long long)fnv1a(firstp.data(), firstp.size() * sizeof(int32_t),
+                                             fnv1a(first.data(), first.size() * sizeof(double))));
     starpu_free(hA), starpu_free(hp);
   }
   return bad;
+}
+
+
+// A batch of LUs (exstar_dgetrf_batch: every matrix's tiled graph submitted, then the waits)
+// against cublasDgetrfBatched on the matrices already on the device.
+int bench_lu_batch(const Options &o, Gpu &g, Csv &csv)
+{
+  const int64_t count = o.batch_count, n = o.batch_n, nn = n * n;
+  std::vector<double> A0((size_t)(count * nn)), A((size_t)(count * nn)), first;
+  std::vector<int32_t> P((size_t)(count * n)), firstp;
+  std::vector<int64_t> info((size_t)count);
+  for (int64_t b = 0; b < count; ++b) fill(&A0[(size_t)(b * nn)], nn, 1000 + b);
+  double *dA;
+  int *dpiv, *dinfo;
+  double **dptr;
+  CHECK_CUDA(cudaMalloc(&dA, count * nn * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dpiv, count * n * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dinfo, count * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dptr, count * sizeof(double *)));
+  std::vector<double *> hptr((size_t)count);
+  for (int64_t b = 0; b < count; ++b) hptr[(size_t)b] = dA + b * nn;
+  CHECK_CUDA(cudaMemcpy(dptr, hptr.data(), count * sizeof(double *), cudaMemcpyHostToDevice));
+  double t = time_stream(g.s, o.lu_reps, [&] {
+    CHECK_CUDA(cudaMemcpyAsync(dA, A0.data(), count * nn * sizeof(double), cudaMemcpyHostToDevice, g.s));
+  }, [&] { CHECK_CUBLAS(cublasDgetrfBatched(g.blas, (int)n, dptr, (int)n, dpiv, dinfo, (int)count)); });
+  csv.add("getrf_batch", n, "cuda", "cublas-batched", t, 8.0 * count * nn);
+  std::fprintf(stderr, "# getrf batch %lldx%lld: cublasDgetrfBatched %.4f s\n", (long long)count, (long long)n, t);
+  cudaFree(dA), cudaFree(dpiv), cudaFree(dinfo), cudaFree(dptr);
+  std::vector<double *> ap((size_t)count);
+  std::vector<int32_t *> pp((size_t)count);
+  for (int64_t b = 0; b < count; ++b) ap[(size_t)b] = &A[(size_t)(b * nn)], pp[(size_t)b] = &P[(size_t)(b * n)];
+  bool repro = true;
+  auto prepare = [&] { A = A0; };
+  auto run = [&] {
+    if (exstar_dgetrf_batch(count, n, n, ap.data(), n, pp.data(), info.data()) != EXSTAR_SUCCESS) {
+      std::fprintf(stderr, "exstar_dgetrf_batch: %s\n", exstar_last_error());
+      std::exit(1);
+    }
+  };
+  auto after = [&] {
+    if (first.empty()) first = A, firstp = P;
+    else repro = repro && first == A && firstp == P;
+  };
+  t = time_starpu(o.lu_reps, o.lu_limit, prepare, run, after, nullptr);
+  csv.add("getrf_batch", n, "starpu-cuda", "exstar", t, 8.0 * count * nn);
+  std::fprintf(stderr, "# getrf batch %lldx%lld: exstar_dgetrf_batch %.4f s (%.1fx cublas), factors %s, fnv1a %016llx\n",
+               (long long)count, (long long)n, t, t / csv.get("getrf_batch", n, "cuda", "cublas-batched"),
+               repro ? "bit-identical over runs" : "DIFFER",
+               (unsigned long long)fnv1a(firstp.data(), firstp.size() * sizeof(int32_t),
+                                         fnv1a(first.data(), first.size() * sizeof(double))));
+  return !repro;
+}
+
+// The exact dgemm through StarPU (exstar_dgemm on pinned host arrays: C's tiles spread over the
+// workers) against cublasDgemm on the matrices already on the device.
+int bench_gemm_starpu(const Options &o, Gpu &g, Csv &csv)
+{
+  const int64_t n = o.gemm_n, nn = n * n;
+  double *A, *B, *C;
+  if (starpu_malloc((void **)&A, nn * sizeof(double)) || starpu_malloc((void **)&B, nn * sizeof(double)) ||
+      starpu_malloc((void **)&C, nn * sizeof(double))) {
+    std::fprintf(stderr, "starpu_malloc failed\n");
+    std::exit(1);
+  }
+  fill(A, nn, 21), fill(B, nn, 22);
+  double *dA, *dB, *dC;
+  CHECK_CUDA(cudaMalloc(&dA, nn * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dB, nn * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dC, nn * sizeof(double)));
+  CHECK_CUDA(cudaMemcpy(dA, A, nn * sizeof(double), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dB, B, nn * sizeof(double), cudaMemcpyHostToDevice));
+  const double one = 1.0, zero = 0.0;
+  double t = time_stream(g.s, o.lu_reps, nullptr, [&] {
+    CHECK_CUBLAS(cublasDgemm(g.blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)n, (int)n, &one, dA, (int)n, dB, (int)n,
+                             &zero, dC, (int)n));
+  });
+  csv.add("gemm", n, "cuda", "cublas", t, 2.0 * n * nn);
+  std::fprintf(stderr, "# gemm n=%lld: cublasDgemm %.4f s\n", (long long)n, t);
+  cudaFree(dA), cudaFree(dB), cudaFree(dC);
+  std::vector<double> first;
+  bool repro = true;
+  auto run = [&] {
+    if (exstar_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n) != EXSTAR_SUCCESS) {
+      std::fprintf(stderr, "exstar_dgemm: %s\n", exstar_last_error());
+      std::exit(1);
+    }
+  };
+  auto after = [&] {
+    if (first.empty()) first.assign(C, C + nn);
+    else repro = repro && std::equal(first.begin(), first.end(), C);
+  };
+  t = time_starpu(o.lu_reps, o.lu_limit, nullptr, run, after, nullptr);
+  csv.add("gemm", n, "starpu-cuda", "exstar", t, 2.0 * n * nn);
+  std::fprintf(stderr, "# gemm n=%lld: exstar_dgemm %.4f s (%.1fx cublas), C %s, fnv1a %016llx\n", (long long)n, t,
+               t / csv.get("gemm", n, "cuda", "cublas"), repro ? "bit-identical over runs" : "DIFFER",
+               (unsigned long long)fnv1a(first.data(), first.size() * sizeof(double)));
+  starpu_free(A), starpu_free(B), starpu_free(C);
+  return !repro;
 }
 
 } // namespace
@@ -616,10 +753,11 @@ int main(int argc, char **argv)
   // StarPU first: its CUDA worker sets up the device; this program's streams share the context.
   exstar_config cfg;
   exstar_config_default(&cfg);
-  cfg.backends = EXSTAR_BACKEND_CUDA | (o.ncpu > 0 ? EXSTAR_BACKEND_CPU : 0u);
+  cfg.backends = EXSTAR_BACKEND_CUDA | (o.ncpu > 0 ? EXSTAR_BACKEND_CPU : 0u) |
+                 (o.nopencl > 0 ? EXSTAR_BACKEND_OPENCL : 0u);
   cfg.ncpus = o.ncpu;
-  cfg.nopencl = 0;
-  cfg.ncuda = 1;
+  cfg.nopencl = o.nopencl;
+  cfg.ncuda = o.ncuda;
   cfg.sched = o.sched.c_str();
   cfg.require = 1;
   if (exstar_init(&cfg) != EXSTAR_SUCCESS) {
@@ -636,9 +774,9 @@ int main(int argc, char **argv)
   CHECK_CUDA(cudaSetDevice(dev));
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
-  std::fprintf(stderr, "# device %d: %s, %d SMs; StarPU: %d CUDA worker(s), %d CPU worker(s), scheduler %s\n", dev,
-               prop.name, prop.multiProcessorCount, exstar_worker_count(EXSTAR_BACKEND_CUDA),
-               exstar_worker_count(EXSTAR_BACKEND_CPU), o.sched.c_str());
+  std::fprintf(stderr, "# device %d: %s, %d SMs; StarPU: %d CUDA worker(s), %d OpenCL worker(s), %d CPU worker(s), "
+               "scheduler %s\n", dev, prop.name, prop.multiProcessorCount, exstar_worker_count(EXSTAR_BACKEND_CUDA),
+               exstar_worker_count(EXSTAR_BACKEND_OPENCL), exstar_worker_count(EXSTAR_BACKEND_CPU), o.sched.c_str());
 
   Gpu g;
   CHECK_CUDA(cudaStreamCreateWithFlags(&g.s, cudaStreamNonBlocking));
@@ -654,6 +792,8 @@ int main(int argc, char **argv)
   if (has_op(o, "trsv")) bad += bench_trsv(o, g, csv, cuda_node);
   if (has_op(o, "lu")) bad += bench_lu(o, g, csv, cuda_node);
   if (has_op(o, "lutiled")) bad += bench_lu_tiled(o, g, csv);
+  if (has_op(o, "lubatch")) bad += bench_lu_batch(o, g, csv);
+  if (has_op(o, "gemm")) bad += bench_gemm_starpu(o, g, csv);
 
   std::fprintf(stderr, "# summary:\n");
   const int64_t n = int64_t(1) << o.max_log, nl = int64_t(1) << o.lu_max_log;
