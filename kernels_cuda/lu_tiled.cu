@@ -407,10 +407,16 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
   int64_t p = -1;
   double ukk = 0.0;
   if (k >= c.c0) {
-    if (warp == 0) {
+    { // the block winners of column k, merged by the whole block (a load or two a thread)
       cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
       const cand *parts = c.parts + (k & 1) * c.nparts;
-      for (int64_t q = lane; q < c.nparts; q += 32) take(x, parts[q]);
+      for (int64_t q = threadIdx.x; q < c.nparts; q += blockDim.x) take(x, parts[q]);
+      x = warp_winner(x);
+      if (lane == 0) wpart[warp] = x;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      cand x = lane < (int)(blockDim.x >> 5) ? wpart[lane] : cand{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
       x = warp_winner(x);
       if (lane == 0) win = x;
       __syncwarp();
@@ -438,15 +444,22 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
   cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
   for (int64_t base = base0; base < c.m; base += T) {
     const int64_t r = base + lane;
-    bool mine = r < c.m && !c.dead[r - c.c0];
+    // the row's flags, position and column-k value together (one round of memory latency)
+    bool mine = r < c.m;
+    const int32_t spent = mine ? c.dead[r - c.c0] : 1;
+    int64_t lp = mine ? c.lpos[r - c.c0] : 0;
+    const double v = mine && k >= c.c0 ? c.a(r, k) : 0.0;
+    mine = mine && !spent;
+    exstar_bdd sj{0.0, 0.0, 0.0, 0.0}; // s(r, j) once it has the term k
+    bool have_sj = false;
     if (mine && k >= c.c0) {
       if (r == p) {
         c.dead[r - c.c0] = 1, c.lpos[r - c.c0] = k, mine = false;
       } else {
-        if (c.lpos[r - c.c0] == k) c.lpos[r - c.c0] = win.idx; // the interchange of row k and the pivot's
-        const double v = c.a(r, k), l = ukk == 0.0 ? v : v / ukk;
+        if (lp == k) lp = win.idx, c.lpos[r - c.c0] = lp; // the interchange of row k and the pivot's
+        const double l = ukk == 0.0 ? v : v / ukk;
         c.a(r, k) = l;
-        if (j >= 0) // the previous column's term in the group's columns [j, g1), eight at a time
+        if (j >= 0) { // the previous column's term in the group's columns [j, g1), eight at a time
           for (int64_t cb = j; cb < g1; cb += 8) {
             exstar_bdd d[8];
 #pragma unroll
@@ -460,7 +473,10 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
                   d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
                 c.s(r, cb + q) = d[q];
               }
+            if (cb == j) sj = d[0];
           }
+          have_sj = true;
+        }
       }
     }
     if (j < 0) continue;
@@ -468,13 +484,13 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
     double y = 0.0;
     bool want = false;
     if (mine) {
-      const exstar_bdd d = c.s(r, j);
+      const exstar_bdd d = have_sj ? sj : c.s(r, j);
       want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
     }
     panel_exact_where(c, wacc[warp], want, r, j, j, y, true, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
     if (mine) {
       c.a(r, j) = y;
-      take(x, cand{exstar_iamax_key(y), c.lpos[r - c.c0], y, r});
+      take(x, cand{exstar_iamax_key(y), lp, y, r});
     }
   }
   if (j < 0) return;
