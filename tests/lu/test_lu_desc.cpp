@@ -142,6 +142,42 @@ TEST_CASE("descriptor LU: a zero pivot gives LAPACK's info and exstar_dgetrf's s
   require_same(got, want, "singular");
 }
 
+TEST_CASE("descriptor LU: the status of every tile (zero pivot in a later diagonal tile, NaN, inf) is "
+          "exstar_dgetrf's, on every insertion",
+          "[lu][desc]")
+{
+  session s("eager");
+  const int kind = GENERATE(0, 1, 2); // zero column 21 of 40 x 30 (info 22, third diagonal tile); NaN; -inf
+  const int m = kind == 0 ? 40 : 30, n = 30;
+  std::vector<double> A((size_t)(m * n));
+  Rng rng(5 + kind);
+  for (double &x : A) x = (double)(int)rand_below(rng, 17) - 8.0;
+  if (kind == 0)
+    for (int i = 0; i < m; ++i) A[i + 21 * (size_t)m] = 0.0;
+  if (kind == 1) A[17 + 3 * (size_t)m] = std::nan("");
+  if (kind == 2) A[2 + 25 * (size_t)m] = -INFINITY;
+  const lu want = unblocked(m, n, A);
+  REQUIRE(want.status == (kind == 0 ? EXSTAR_ERR_SINGULAR : EXSTAR_ERR_NONFINITE));
+  lu got{A, std::vector<int32_t>((size_t)n)};
+  exstar_desc d;
+  REQUIRE(exstar_desc_create(&d, m, n, 8, got.A.data(), m) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_dgetrf_desc_insert(d, got.ipiv.data()) == EXSTAR_SUCCESS);
+  got.status = exstar_dgetrf_desc_info(d, &got.info);
+  CHECK(got.status == want.status);
+  CHECK(got.info == want.info);
+  // the factors factorized again on the same descriptor: a new status, from the tiles as they are
+  const lu again = unblocked(m, n, want.A);
+  std::vector<int32_t> ipiv2((size_t)n);
+  REQUIRE(exstar_dgetrf_desc_insert(d, ipiv2.data()) == EXSTAR_SUCCESS);
+  int64_t info2 = -1;
+  const int status2 = exstar_dgetrf_desc_info(d, &info2);
+  exstar_desc_destroy(d); // the tiles home in got.A
+  CHECK(status2 == again.status);
+  CHECK(info2 == again.info);
+  CHECK(ipiv2 == again.ipiv);
+  for (size_t i = 0; i < got.A.size(); ++i) REQUIRE(same_bits(got.A[i], again.A[i]));
+}
+
 TEST_CASE("bad descriptors are refused before anything is submitted", "[lu][desc][errors]")
 {
   session s("eager");
