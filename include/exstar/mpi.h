@@ -30,8 +30,11 @@ extern "C" {
 /** The first StarPU-MPI tag exstar uses for its own data (tags grow from here). */
 #define EXSTAR_MPI_TAG_BASE ((int64_t)1 << 40)
 
-/** Starts MPI (unless the application already did), StarPU-MPI and exstar with cfg (NULL:
- * exstar_config_default), as exstar_init does for one process. Collective. */
+/** Starts MPI at MPI_THREAD_MULTIPLE (unless the application already did), StarPU-MPI and exstar
+ * with cfg (NULL: exstar_config_default), as exstar_init does for one process. Collective.
+ * An application that starts MPI itself must ask for MPI_THREAD_MULTIPLE: the distributed calls
+ * make MPI collectives from the calling thread while StarPU-MPI's thread communicates
+ * (EXSTAR_ERR_ARG otherwise). */
 int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg);
 /** Waits for every task and communication, stops exstar, StarPU-MPI, StarPU, and MPI when
  * exstar_mpi_init started it. Collective. */

@@ -4,27 +4,99 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sched.h>
 #include <vector>
 
 namespace {
 bool mpi_started = false;
+bool mpi_ours = false; // exstar_mpi_init called MPI_Init_thread, so exstar_mpi_shutdown finalizes
 starpu_mpi_tag_t next_tag = EXSTAR_MPI_TAG_BASE;
+
+// StarPU binds its workers and StarPU-MPI its progression thread to the first cores of the
+// process's CPU set, knowing nothing of the other processes. When processes on one node share
+// cores (mpirun --oversubscribe, --bind-to none or socket), every rank's worker lands on core 0
+// and every progression thread on core 1: the spinning progression threads starve the workers
+// of StarPU-MPI's progress lock (4 processes on 2 cores hung in 1 run of 12 under load). Then the
+// threads are left to the OS, unless the user chose (STARPU_WORKERS_NOBIND / STARPU_MPI_NOBIND).
+void unbind_if_cores_shared()
+{
+  MPI_Comm node;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
+  int local = 1, me = 0;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_rank(node, &me);
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_ZERO(&mine);
+  std::vector<cpu_set_t> all((size_t)local);
+  MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all.data(), (int)sizeof mine, MPI_BYTE, node);
+  MPI_Comm_free(&node);
+  bool shared = false;
+  for (int r = 0; r < local; ++r) {
+    cpu_set_t both;
+    CPU_AND(&both, &all[(size_t)r], &mine);
+    shared = shared || (r != me && CPU_COUNT(&both) > 0);
+  }
+  if (!shared) return;
+  setenv("STARPU_WORKERS_NOBIND", "1", 0);
+  setenv("STARPU_MPI_NOBIND", "1", 0);
+}
+
+// MPI at MPI_THREAD_MULTIPLE. The drivers agree on sizes and statuses with collectives from the
+// calling thread while StarPU-MPI's progression thread communicates; StarPU-MPI alone would
+// initialize MPI_THREAD_SERIALIZED, under which those concurrent calls are erroneous.
+int start_mpi(int *argc, char ***argv)
+{
+  int ready = 0, done = 0, provided = MPI_THREAD_SINGLE;
+  MPI_Finalized(&done);
+  if (done) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_mpi_init: MPI is already finalized");
+  MPI_Initialized(&ready);
+  if (ready) {
+    MPI_Query_thread(&provided);
+  } else {
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+      return exstar_set_error(EXSTAR_ERR_STARPU, "exstar_mpi_init: MPI_Init_thread failed");
+    mpi_ours = true;
+  }
+  if (provided >= MPI_THREAD_MULTIPLE) {
+    unbind_if_cores_shared();
+    return EXSTAR_SUCCESS;
+  }
+  if (ready) // the application's MPI: its choice, so an argument error
+    return exstar_set_error(EXSTAR_ERR_ARG,
+                            "exstar_mpi_init: MPI was initialized at thread level %d; exstar needs "
+                            "MPI_THREAD_MULTIPLE (%d): call MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...)",
+                            provided, MPI_THREAD_MULTIPLE);
+  return exstar_set_error(EXSTAR_ERR_STARPU, "exstar_mpi_init: this MPI offers thread level %d, not MPI_THREAD_MULTIPLE",
+                          provided);
+}
+
+void stop_mpi()
+{
+  if (mpi_ours) MPI_Finalize();
+  mpi_ours = false;
+}
 } // namespace
 
 int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg)
 {
   if (mpi_started) return exstar_set_error(EXSTAR_ERR_ARG, "exstar_mpi_init: already initialized");
-  int mpi_ready = 0;
-  MPI_Initialized(&mpi_ready);
+  if (int s = start_mpi(argc, argv)) {
+    stop_mpi();
+    return s;
+  }
   bool starpu_up = false;
   int s = exstar_rt::init_with(cfg, [&](struct starpu_conf *conf) {
     // StarPU-MPI reserves a core for its progression thread only when ncpus is StarPU's default.
-    int ret = starpu_mpi_init_conf(argc, argv, mpi_ready ? 0 : 1, MPI_COMM_WORLD, conf);
+    int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, conf);
     starpu_up = ret == 0;
     return ret;
   });
   if (s != EXSTAR_SUCCESS) {
     if (starpu_up) starpu_mpi_shutdown();
+    stop_mpi();
     return s;
   }
   mpi_started = true;
@@ -38,6 +110,7 @@ int exstar_mpi_shutdown(void)
   starpu_mpi_wait_for_all(MPI_COMM_WORLD);
   int s = exstar_shutdown(); // StarPU itself is StarPU-MPI's to stop
   starpu_mpi_shutdown();
+  stop_mpi();
   mpi_started = false;
   return s;
 }
