@@ -5,8 +5,10 @@
 #include "runtime/getrf_tiled_graph.h"
 #include "codelets/codelets.h"
 #include "codelets/lu_tiled.h"
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -28,6 +30,37 @@ struct local_submit {
   bool runs_here(int) const { return true; }
 };
 
+// Every handle of hs valid in main memory, with one wait: an asynchronous read acquire each
+// (their transfers home overlap, the callbacks count down), then the releases. The unregisters
+// that follow find the home copies valid and do not block. One blocking unregister a tile was
+// one wake-up of the calling thread a tile (256 at n = 8192, nb = 512), each waiting for a core
+// among polling workers.
+void gather_home(const std::vector<starpu_data_handle_t> &hs)
+{
+  struct countdown {
+    std::mutex m;
+    std::condition_variable done;
+    size_t left = 0;
+  } c;
+  c.left = hs.size();
+  auto arrived = [](void *arg) {
+    countdown *k = static_cast<countdown *>(arg);
+    std::lock_guard<std::mutex> lock(k->m);
+    if (--k->left == 0) k->done.notify_one();
+  };
+  std::vector<char> held(hs.size(), 0);
+  for (size_t i = 0; i < hs.size(); ++i) {
+    held[i] = hs[i] && starpu_data_acquire_cb(hs[i], STARPU_R, arrived, &c) == 0;
+    if (!held[i]) arrived(&c);
+  }
+  {
+    std::unique_lock<std::mutex> lock(c.m);
+    c.done.wait(lock, [&] { return c.left == 0; });
+  }
+  for (size_t i = 0; i < hs.size(); ++i)
+    if (held[i]) starpu_data_release(hs[i]);
+}
+
 } // namespace
 
 int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t lda, int32_t *ipiv, bool with_states,
@@ -35,6 +68,7 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
 {
   m = m_, n = n_, nb = nb_, mt = ceil_div(m, nb), nt = ceil_div(n, nb);
   kt = ceil_div(min64(m, n), nb);
+  at_home = home;
   panel_where = with_states ? exstar_rt::panel_where() : 0; // the plain baseline's panel is LAPACK's
   tiles.assign((size_t)(mt * nt), nullptr);
   states.assign((size_t)(mt * nt), nullptr);
@@ -87,6 +121,11 @@ void tiled_desc::check_status(int64_t *info, bool *nonfinite) const
 void tiled_desc::destroy()
 {
   drop_checks();
+  if (at_home && own_tiles) {
+    std::vector<starpu_data_handle_t> all(tiles);
+    all.insert(all.end(), pivots.begin(), pivots.end());
+    gather_home(all);
+  }
   for (starpu_data_handle_t &h : pivots)
     if (h) starpu_data_unregister(h), h = nullptr;
   for (starpu_data_handle_t &h : states)

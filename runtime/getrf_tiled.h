@@ -22,6 +22,7 @@ struct tiled_desc {
   std::vector<int> ranks;
   int me = 0;
   bool own_tiles = true; /* false: the caller's tile handles (exstar_desc_create_tiles), kept */
+  bool at_home = false;  /* the tiles and pivots are registered over this process's A and ipiv */
   /* Where the panel, U-row and laswp tasks may run (STARPU_CUDA, ...; 0: wherever their
    * codelets can). create() sets it with panel_where(). */
   unsigned long long panel_where = 0;
