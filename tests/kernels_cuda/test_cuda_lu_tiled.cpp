@@ -274,7 +274,8 @@ static int time_kernels(int64_t m, int64_t nb)
 }
 
 // "[.timelu]" with EXSTAR_LU_TIME="N NB": the whole right-looking factorization with the CUDA
-// kernels on one stream (no StarPU), the time of each kind of step summed (CUDA events).
+// kernels on one stream (no StarPU), the time of each kind of step summed (CUDA events); with
+// EXSTAR_LU_TIME_STEPS set, each panel step's too.
 static int time_lu(int64_t n, int64_t nb)
 {
   Rng rng(11);
@@ -289,6 +290,7 @@ static int time_lu(int64_t n, int64_t nb)
   for (cudaEvent_t &e : ev) cudaEventCreate(&e);
   double sum[4] = {0, 0, 0, 0};
   const int64_t kt = t.nt;
+  const bool per_step = std::getenv("EXSTAR_LU_TIME_STEPS") != nullptr;
   for (int64_t K = 0; K < kt; ++K) {
     const int64_t npiv = std::min(nb, n - K * nb);
     cudaEventRecord(ev[0], nullptr);
@@ -309,10 +311,16 @@ static int time_lu(int64_t n, int64_t nb)
       }
     cudaEventRecord(ev[4], nullptr);
     cudaEventSynchronize(ev[4]);
+    float step[4] = {0, 0, 0, 0};
     for (int q = 0; q < 4; ++q) {
-      float x = 0;
-      cudaEventElapsedTime(&x, ev[q], ev[q + 1]);
-      sum[q] += x;
+      cudaEventElapsedTime(&step[q], ev[q], ev[q + 1]);
+      sum[q] += step[q];
+    }
+    if (per_step) { // where the time goes as the panels get shorter and their entries' sums longer
+      unsigned long long rep = 0;
+      cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
+      std::printf("  K=%lld rows %lld: panel %.2f ms, laswp %.2f, urow %.2f, gemm %.2f; exact entries so far %llu\n",
+                  (long long)K, (long long)(n - K * nb), step[0], step[1], step[2], step[3], rep);
     }
   }
   unsigned long long rep = 0;
