@@ -94,14 +94,58 @@ struct dgrid {
   }
 };
 
-// RN(a − Σ_{k<kend} l(k)·u(k)), every term exact (the definition's value), computed by a whole
-// warp: lane q takes the terms k ≡ q (mod 32) into its own FPE, spilling into the warp's
-// accumulator `acc` (shared memory, EXSTAR_ACC_WORDS words, atomics), then every FPE and the
-// flags go into it and lane 0 rounds it. The same core steps as the CPU kernel's exact_sum (an
-// exact accumulator: the split of the terms among lanes cannot show). Every lane of the warp
-// calls it with the same arguments; every lane gets the value.
+// The exact path: RN(a − Σ_k l(k)·u(k)), every term exact (the definition's value), by a whole
+// warp or a whole block. Thread t of `step` threads takes the terms k ≡ t (mod step) into its own
+// FPE, spilling into the shared accumulator `acc` (EXSTAR_ACC_WORDS words, atomics); then every
+// FPE and the flags go into it and one thread rounds it. The same core steps as the CPU kernel's
+// exact_sum (an exact accumulator: the split of the terms among threads cannot show). A `terms`
+// callable feeds a thread its share: terms(acc, fpe, t, step) returns the steps' flags.
+
+// The terms [k0, k1) of thread t of step: kExactBatch terms' loads first, then their steps (the
+// loads overlap instead of each waiting behind the previous step's accumulator atomics).
 template <class L, class U>
-__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, int64_t kend, L l, U u)
+__device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t k0, int64_t k1, int t,
+                                          int step, L l, U u)
+{
+  int flags = 0;
+  int64_t k = k0 + t;
+  for (; k + (int64_t)step * (kExactBatch - 1) < k1; k += (int64_t)step * kExactBatch) {
+    double lv[kExactBatch], uv[kExactBatch];
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) lv[q] = l(k + (int64_t)step * q), uv[q] = u(k + (int64_t)step * q);
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) flags |= exstar_dot_step_atomic(acc, fpe, -lv[q], uv[q]);
+  }
+  for (; k < k1; k += step) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  return flags;
+}
+
+// The terms k < kg of row r of the tile grid times column j. A term's tile and offset by one
+// 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
+// were most of the exact path's time), its tile's address from the cached arrays; the loads of
+// kExactBatch terms in flight together, across tile boundaries.
+__device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], const dgrid &g, int64_t r,
+                                          int64_t j, int64_t kg, int t, int step)
+{
+  const uint32_t nb = (uint32_t)g.nb, ri = (uint32_t)(r % g.nb), cj = (uint32_t)(j % g.nb);
+  const int64_t ti = r / g.nb, tj = j / g.nb, mt = g.mt;
+  double *const *a = g.a;
+  const int64_t *lda = g.lda;
+  auto l = [=](int64_t k) {
+    const uint32_t tk = (uint32_t)k / nb;
+    const int64_t tl = ti + (int64_t)tk * mt;
+    return a[tl][ri + ((uint32_t)k - tk * nb) * lda[tl]];
+  };
+  auto u = [=](int64_t k) {
+    const uint32_t tk = (uint32_t)k / nb;
+    const int64_t tu = tk + tj * mt;
+    return a[tu][cj * lda[tu] + ((uint32_t)k - tk * nb)];
+  };
+  return span_terms(acc, fpe, 0, kg, t, step, l, u);
+}
+
+template <class Terms>
+__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, Terms terms)
 {
   const int lane = threadIdx.x & 31;
   for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) acc[w] = 0;
@@ -109,17 +153,7 @@ __device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, int64_t
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
   int flags = lane == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
-  // kExactBatch terms' loads first, then their steps: the loads (pointer chases through the tile
-  // arrays) overlap instead of each waiting behind the previous step's accumulator atomics
-  int64_t k = lane;
-  for (; k + 32 * (kExactBatch - 1) < kend; k += 32 * kExactBatch) {
-    double lv[kExactBatch], uv[kExactBatch];
-#pragma unroll
-    for (int q = 0; q < kExactBatch; ++q) lv[q] = l(k + 32 * q), uv[q] = u(k + 32 * q);
-#pragma unroll
-    for (int q = 0; q < kExactBatch; ++q) flags |= exstar_dot_step_atomic(acc, fpe, -lv[q], uv[q]);
-  }
-  for (; k < kend; k += 32) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  flags |= terms(acc, fpe, lane, 32);
   exstar_acc_flush_fpe_atomic(acc, fpe);
   flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
   __syncwarp();
@@ -131,6 +165,31 @@ __device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, int64_t
   y = __shfl_sync(0xffffffffu, y, 0);
   __syncwarp();
   return y;
+}
+
+// The same by every thread of the block (every thread calls it with the same arguments).
+template <class Terms>
+__device__ __noinline__ double exact_sum_block(exstar_i64 *acc, double a, Terms terms)
+{
+  __shared__ int sflags;
+  __shared__ double sy;
+  for (int w = threadIdx.x; w < EXSTAR_ACC_WORDS; w += blockDim.x) acc[w] = 0;
+  if (threadIdx.x == 0) sflags = 0;
+  __syncthreads();
+  double fpe[EXSTAR_FPE_N];
+  exstar_fpe_zero(fpe);
+  int flags = threadIdx.x == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
+  flags |= terms(acc, fpe, (int)threadIdx.x, (int)blockDim.x);
+  exstar_acc_flush_fpe_atomic(acc, fpe);
+  flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
+  if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    exstar_acc_add_flags_private(acc, sflags);
+    sy = exstar_acc_round_private(acc);
+  }
+  __syncthreads();
+  return sy; // read before any thread can pass the next call's first barrier
 }
 
 __device__ inline void count_repair(unsigned long long *rep)
@@ -169,20 +228,13 @@ struct urow_ctx {
   __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
   __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - j0) * lds]; }
   __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
-  struct lf {
-    const dgrid *g;
-    int64_t i;
-    __device__ double operator()(int64_t k) const { return g->at(i, k); }
-  };
-  struct uf {
-    const dgrid *g;
-    int64_t j;
-    __device__ double operator()(int64_t k) const { return g->at(k, j); }
-  };
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
     count_repair(rep);
-    return exact_sum_warp(wacc, a(i, j), kend, lf{&g, i}, uf{&g, j});
+    const dgrid &gg = g;
+    return exact_sum_warp(wacc, a(i, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
+      return grid_terms(acc, fpe, gg, i, j, kend, t, step);
+    });
   }
 };
 
@@ -191,7 +243,9 @@ struct urow_ctx {
 // substitution, then the whole block takes the group's terms into the states of the rows below
 // through the fast sums (core/gemm.h: a split constant per entry from its row's and its column's
 // largest factors).
-__global__ void __launch_bounds__(128) urow_kernel(urow_ctx c, int64_t r1)
+// 128 registers at most: four blocks an SM run a tile's 512 columns in one wave (168 registers
+// made two waves: +50% at every step)
+__global__ void __launch_bounds__(128, 4) urow_kernel(urow_ctx c, int64_t r1)
 {
   __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
   __shared__ double ut[kGroup];
@@ -353,28 +407,34 @@ struct panel_ctx {
   unsigned long long *rep;
   __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
   __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
-  struct lf {
-    const panel_ctx *c;
-    int64_t r;
-    __device__ double operator()(int64_t k) const { return k < c->c0 ? c->g.at(r, k) : c->a(r, k); }
-  };
-  struct uf {
-    const panel_ctx *c;
-    int64_t j;
-    const double *ucur; // u(kcur, j) of the pivot being resolved (shared memory), else NULL
-    int64_t kcur;
-    __device__ double operator()(int64_t k) const
-    {
-      if (k < c->c0) return c->g.at(k, j);
-      return ucur && k == kcur ? *ucur : c->a(c->prow[k - c->c0], j);
-    }
-  };
-  // RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical; ucur: u(kcur, j) where it is not in P yet.
+  // The terms of thread t of step for RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical: the
+  // tiles left of the panel, then the panel's columns (u from the pivots' rows; ucur: u(kcur, j)
+  // of the pivot being resolved, in shared memory, where it is not in P yet).
+  __device__ __forceinline__ int terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t r, int64_t j, int64_t kend,
+                                       const double *ucur, int64_t kcur, int t, int step) const
+  {
+    int flags = grid_terms(acc, fpe, g, r, j, min64(kend, c0), t, step);
+    const double *Pr = P + (r - c0), *Pj = P + (j - c0) * rows;
+    const int64_t *pr = prow, k0 = c0, nrows = rows;
+    return flags | span_terms(acc, fpe, k0, kend, t, step, [=](int64_t k) { return Pr[(k - k0) * nrows]; },
+                              [=](int64_t k) { return ucur && k == kcur ? *ucur : Pj[pr[k - k0] - k0]; });
+  }
   __device__ double exact(exstar_i64 *wacc, int64_t r, int64_t j, int64_t kend, bool count = true,
                           const double *ucur = nullptr, int64_t kcur = -1) const
   {
     if (count) count_repair(rep);
-    return exact_sum_warp(wacc, g.at(r, j), kend, lf{this, r}, uf{this, j, ucur, kcur});
+    return exact_sum_warp(wacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
+      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    });
+  }
+  // The same by the whole block (every thread calls it with the same arguments).
+  __device__ double exact_block(exstar_i64 *bacc, int64_t r, int64_t j, int64_t kend, const double *ucur,
+                                int64_t kcur) const
+  {
+    if (threadIdx.x == 0 && rep) atomicAdd(rep, 1ull);
+    return exact_sum_block(bacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
+      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    });
   }
 };
 
@@ -394,13 +454,32 @@ __device__ inline void panel_exact_where(const panel_ctx &c, exstar_i64 *wacc, b
   }
 }
 
+// The threads of a block with want set get y := c.exact(r0 + threadIdx.x, j, j, ...), one entry
+// after another, each by the whole block (every thread calls it): a declined entry late in the
+// factorization has ~n terms, and its column's pivot waits for it (a warp an entry: ~0.3 ms
+// each at n = 16384, two thirds of the panels' time).
+__device__ inline void panel_exact_block(const panel_ctx &c, exstar_i64 *bacc, bool want, int64_t r0, int64_t j,
+                                         double &y, const double *ucur, int64_t kcur)
+{
+  __shared__ unsigned wants[kRows / 32];
+  const unsigned b = __ballot_sync(0xffffffffu, want);
+  if ((threadIdx.x & 31) == 0) wants[threadIdx.x >> 5] = b;
+  if (!__syncthreads_or(want)) return; // also puts the block's l(·, k) in memory for the exact path
+  for (int w = 0; w < (int)(blockDim.x >> 5); ++w)
+    for (unsigned need = wants[w]; need; need &= need - 1) {
+      const int src = w * 32 + __ffs(need) - 1;
+      const double v = c.exact_block(bacc, r0 + src, j, j, ucur, kcur);
+      if ((int)threadIdx.x == src) y = v;
+    }
+}
+
 constexpr int kPanelThreads = kRows;
 
 // rows(k, j): see the top of this section. k < c0: no pivot to resolve (the group's first
 // column); j < 0: no column to round (the group's last pivot).
 __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
 {
-  __shared__ exstar_i64 wacc[kPanelThreads / 32][EXSTAR_ACC_WORDS];
+  __shared__ exstar_i64 bacc[EXSTAR_ACC_WORDS]; // the exact path's accumulator (warp 0's, then the block's)
   __shared__ double ut[kGroup]; // u(k, c) for c in [k + 1, g1)
   __shared__ cand win, wpart[kPanelThreads / 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -433,17 +512,18 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
         const exstar_bdd d = c.s(pr, cc);
         want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
       }
-      panel_exact_where(c, wacc[0], want, pr, cc, k, y, blockIdx.x == 0, nullptr, -1);
+      panel_exact_where(c, bacc, want, pr, cc, k, y, blockIdx.x == 0, nullptr, -1);
       if (cc < g1) ut[lane] = y, c.a(pr, cc) = y; // every block writes the same
     }
     __syncthreads();
     p = win.phys, ukk = win.val;
   }
   const int64_t T = (int64_t)gridDim.x * blockDim.x;
-  const int64_t base0 = c.c0 + (int64_t)blockIdx.x * blockDim.x + warp * 32; // warp-uniform
   cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
-  for (int64_t base = base0; base < c.m; base += T) {
-    const int64_t r = base + lane;
+  // block-uniform trips (the exact path below takes the whole block); row r is still thread
+  // (r − c0) mod T's
+  for (int64_t base = c.c0 + (int64_t)blockIdx.x * blockDim.x; base < c.m; base += T) {
+    const int64_t r = base + threadIdx.x;
     // the row's flags, position and column-k value together (one round of memory latency)
     bool mine = r < c.m;
     const int32_t spent = mine ? c.dead[r - c.c0] : 1;
@@ -480,14 +560,13 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
       }
     }
     if (j < 0) continue;
-    __syncwarp(); // this warp's l(·, k) in memory, for the exact path of its rows
     double y = 0.0;
     bool want = false;
     if (mine) {
       const exstar_bdd d = have_sj ? sj : c.s(r, j);
       want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
     }
-    panel_exact_where(c, wacc[warp], want, r, j, j, y, true, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
+    panel_exact_block(c, bacc, want, base, j, y, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
     if (mine) {
       c.a(r, j) = y;
       take(x, cand{exstar_iamax_key(y), lp, y, r});
