@@ -15,6 +15,9 @@
 int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len);
 void exstar_codelets_opencl_unload(void);
 
+/* CUDA devices the CUDA runtime sees (0 in a build without CUDA codelets, or on any error). */
+int exstar_codelets_cuda_device_count(void);
+
 /* Errors raised inside codelet functions (which cannot return one): the first is kept
  * until taken. The runtime checks it after waiting for its tasks. */
 void exstar_codelet_fail(int status, const char *fmt, ...);

@@ -107,7 +107,8 @@ void usage(const char *prog)
                "  --lu-limit S      a StarPU LU run over S seconds: once at that n, not larger (default 60)\n"
                "  --trsv-nb NB      trsv block rows (default 16384, as exstar_dtrsv with CUDA workers)\n"
                "  --sched NAME      StarPU scheduler (default eager)\n"
-               "  --ncpu C          StarPU CPU workers beside the CUDA worker (default 0)\n"
+               "  --ncpu C          StarPU CPU workers beside the CUDA worker (default 0; -1: exstar's default,\n"
+               "                    every core but the CUDA worker's and one for this thread)\n"
                "  --csv FILE        also write the CSV to FILE\n",
                prog);
 }
@@ -147,7 +148,7 @@ Options parse(int argc, char **argv)
     else { usage(argv[0]); std::exit(a == "--help" || a == "-h" ? 0 : 2); }
   }
   if (o.min_log < 0 || o.max_log > 15 || o.min_log > o.max_log || o.lu_min_log < 0 || o.lu_max_log > 15 ||
-      o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < 0 ||
+      o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < -1 ||
       (o.lu_home != "host" && o.lu_home != "device" && o.lu_home != "both") || o.ncuda == 0 || o.ncuda < -1 ||
       o.nopencl < 0 || o.gemm_n < 1) {
     usage(argv[0]);
@@ -753,7 +754,7 @@ int main(int argc, char **argv)
   // StarPU first: its CUDA worker sets up the device; this program's streams share the context.
   exstar_config cfg;
   exstar_config_default(&cfg);
-  cfg.backends = EXSTAR_BACKEND_CUDA | (o.ncpu > 0 ? EXSTAR_BACKEND_CPU : 0u) |
+  cfg.backends = EXSTAR_BACKEND_CUDA | (o.ncpu != 0 ? EXSTAR_BACKEND_CPU : 0u) |
                  (o.nopencl > 0 ? EXSTAR_BACKEND_OPENCL : 0u);
   cfg.ncpus = o.ncpu;
   cfg.nopencl = o.nopencl;
