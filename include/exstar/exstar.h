@@ -68,7 +68,8 @@ const char *exstar_status_name(int status);
 /** How exstar_init starts StarPU; fill it with exstar_config_default first. */
 typedef struct exstar_config {
   unsigned backends; /**< which kinds of StarPU workers may run (default EXSTAR_BACKEND_ALL) */
-  int ncpus;         /**< CPU workers, -1: StarPU's default */
+  int ncpus;         /**< CPU workers, -1: StarPU's default (on a node with a CUDA device, one
+                        core fewer: left to the application thread, see exstar_init) */
   int nopencl;       /**< OpenCL workers, -1: StarPU's default (CPU OpenCL devices such as PoCL
                         are used too: exstar sets STARPU_OPENCL_ON_CPUS=1 unless it is set) */
   int ncuda;         /**< CUDA workers, -1: StarPU's default */
@@ -85,7 +86,11 @@ void exstar_config_default(exstar_config *cfg);
 
 /** Starts StarPU with cfg (NULL: defaults) and loads exstar's OpenCL programs. If the caller
  * already started StarPU, cfg must be NULL and exstar only loads its programs; the caller
- * then also shuts StarPU down after exstar_shutdown. The OpenCL sources are embedded in the
+ * then also shuts StarPU down after exstar_shutdown. When exstar starts StarPU it sets, unless
+ * they are set: STARPU_OPENCL_ON_CPUS=1, STARPU_MINIMUM_CLEAN_BUFFERS=0 and
+ * STARPU_TARGET_CLEAN_BUFFERS=0 (no background copies of the factorizations' scratch states
+ * from the GPUs to main memory), and with a CUDA device and ncpus -1 it leaves one core to the
+ * application thread (StarPU's reserve_ncpus; STARPU_NCPU or STARPU_RESERVE_NCPU win). The OpenCL sources are embedded in the
  * library; the environment variable EXSTAR_OPENCL_PATH (a directory holding the installed
  * core/ and kernels_cl/ sources) overrides them. */
 int exstar_init(const exstar_config *cfg);
