@@ -318,8 +318,7 @@ void keep_pool()
   done.fetch_or(1u << dev);
 }
 
-// The grid arrays and a scratch of `extra` bytes in one stream-ordered device allocation; the
-// host copy of the arrays is freed by the stream once copied.
+// The grid arrays and a scratch of `extra` bytes in one stream-ordered device allocation.
 struct scratch {
   dgrid g;
   char *base = nullptr, *extra = nullptr;
@@ -336,9 +335,11 @@ struct scratch {
     std::memcpy(h + t * sizeof(void *), v->lda, t * sizeof(int64_t));
     std::memcpy(h + 2 * t * sizeof(void *), v->st, t * sizeof(void *));
     std::memcpy(h + 3 * t * sizeof(void *), v->ldst, t * sizeof(int64_t));
+    // from pageable memory: the driver stages h before returning, so it is freed at once (a
+    // cudaLaunchHostFunc to free it held the stream for a round trip through the driver's
+    // callback thread at every call)
     e = cudaMemcpyAsync(base, h, arrays, cudaMemcpyHostToDevice, stream);
-    if (e == cudaSuccess) e = cudaLaunchHostFunc(stream, [](void *p) { std::free(p); }, h);
-    else std::free(h);
+    std::free(h);
     g = dgrid{v->m, v->n, v->nb, v->mt, v->nt, (double *const *)base, (const int64_t *)(base + t * sizeof(void *)),
               (exstar_bdd *const *)(base + 2 * t * sizeof(void *)), (const int64_t *)(base + 3 * t * sizeof(void *))};
     extra = base + head;
@@ -806,11 +807,15 @@ __global__ void perm_kernel(int64_t c0, int64_t rows, int64_t npiv, const int32_
 {
   extern __shared__ int32_t spos[];
   int32_t *pos = SHARED ? spos : gpos;
+  __shared__ int32_t piv[1024]; // the pivots' rows, loaded together (the swaps are one thread's chain)
+  const bool staged = npiv <= 1024;
   for (int64_t q = threadIdx.x; q < rows; q += blockDim.x) pos[q] = (int32_t)q;
+  if (staged)
+    for (int64_t q = threadIdx.x; q < npiv; q += blockDim.x) piv[q] = ipiv[q];
   __syncthreads();
   if (threadIdx.x == 0)
     for (int64_t q = 0; q < npiv; ++q) {
-      const int64_t p = (int64_t)ipiv[q] - 1 - c0;
+      const int64_t p = (int64_t)(staged ? piv[q] : ipiv[q]) - 1 - c0;
       const int32_t t = pos[q];
       pos[q] = pos[p];
       pos[p] = t;
@@ -823,18 +828,31 @@ __global__ void perm_kernel(int64_t c0, int64_t rows, int64_t npiv, const int32_
   }
 }
 
+constexpr int kMoveCols = 8; // columns a thread moves
+
+// A thread a listed row and kMoveCols columns of block column j0 / nb (one tile column): the
+// row's tile found once (a 32-bit division), not two 64-bit divisions an element (dgrid::at).
+// Gather (back = 0: row src[e] into the buffer) or scatter (back = 1: the buffer into list[e]);
+// the buffer is column after column, coalesced over the listed rows.
 __global__ void move_kernel(dgrid g, int64_t nlist, const int64_t *list, const int64_t *src, int64_t j0, int64_t ncols,
                             int states, double *ta, exstar_bdd *ts, int back)
 {
-  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= nlist * ncols) return;
-  const int64_t e = x % nlist, cc = j0 + x / nlist;
-  if (back) {
-    g.at(list[e], cc) = ta[x];
-    if (states) g.s(list[e], cc) = ts[x];
-  } else {
-    ta[x] = g.at(src[e], cc);
-    if (states) ts[x] = g.s(src[e], cc);
+  const int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= nlist) return;
+  const uint32_t nb = (uint32_t)g.nb, r = (uint32_t)(back ? list[e] : src[e]), ti = r / nb, ri = r - ti * nb;
+  const int64_t t = ti + (j0 / g.nb) * g.mt, lda = g.lda[t], ldst = g.ldst[t];
+  double *a = g.a[t] + ri;
+  exstar_bdd *st = states ? g.st[t] + ri : nullptr;
+  const int64_t c1 = min64(ncols, ((int64_t)blockIdx.y + 1) * kMoveCols);
+  for (int64_t c = (int64_t)blockIdx.y * kMoveCols; c < c1; ++c) {
+    const int64_t x = e + c * nlist;
+    if (back) {
+      a[c * lda] = ta[x];
+      if (states) st[c * ldst] = ts[x];
+    } else {
+      ta[x] = a[c * lda];
+      if (states) ts[x] = st[c * ldst];
+    }
   }
 }
 
@@ -864,9 +882,9 @@ extern "C" int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K,
   } else {
     perm_kernel<false><<<1, 1024, 0, stream>>>(c0, rows, npiv, ipiv, gpos, list, src);
   }
-  const unsigned blocks = blocks_for(nlist * ncols, 256);
-  move_kernel<<<blocks, 256, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 0);
-  move_kernel<<<blocks, 256, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 1);
+  const dim3 blocks(blocks_for(nlist, 128), (unsigned)((ncols + kMoveCols - 1) / kMoveCols));
+  move_kernel<<<blocks, 128, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 0);
+  move_kernel<<<blocks, 128, 0, stream>>>(sc.g, nlist, list, src, j0, ncols, states, ta, ts, 1);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
