@@ -238,67 +238,89 @@ struct urow_ctx {
   }
 };
 
-// A block row of U in one launch, a block of 128 threads a column, group after group: the first
-// warp's lanes 0..15 hold the group's rows (bounded double-doubles in registers) for the
-// substitution, then the whole block takes the group's terms into the states of the rows below
-// through the fast sums (core/gemm.h: a split constant per entry from its row's and its column's
-// largest factors).
+// The group [g0, g0 + nr) of column j: the first warp substitutes, its lanes 0..15 holding the
+// group's rows (bounded double-doubles in registers, every earlier term already in the states);
+// u values to ut, the largest exponent of the group's u to *seb.
+__device__ void urow_substitute(const urow_ctx &c, exstar_i64 *acc, int64_t j, int64_t g0, int nr, double *ut, int *seb)
+{
+  const int lane = threadIdx.x & 31;
+  const int64_t i = g0 + lane;
+  const bool mine = lane < nr;
+  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+  double lrow[kGroup]; // the lane's row of L in the group, loaded together
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
+  if (mine) d = c.s(i, j);
+  int eb = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t) {
+    if (t < nr) {
+      double y = 0.0;
+      bool want = false;
+      if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      exact_where(c, acc, want, i, j, i, y);
+      if (lane == t) c.a(i, j) = y, ut[t] = y;
+      y = __shfl_sync(0xffffffffu, y, t);
+      __syncwarp(); // the value in memory too, for the exact path of the rows below
+      eb = exstar_exp_max(eb, exstar_exp_above(y));
+      if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
+        d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+    }
+  }
+  if (lane == 0) *seb = eb;
+}
+
+// Row ib of column j takes the terms of the group [g0, g0 + nr) (u in ut, their largest exponent
+// eb) through the fast sums (core/gemm.h: a split constant per entry from its row's and its
+// column's largest factors).
+__device__ inline void urow_take_group(const urow_ctx &c, int64_t ib, int64_t j, int64_t g0, int nr, const double *ut,
+                                       int eb)
+{
+  double lv[kGroup];
+  int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t) {
+    lv[t] = t < nr ? c.l(ib, g0 + t) : 0.0;
+    ea = exstar_exp_max(ea, t < nr ? exstar_exp_above(lv[t]) : EXSTAR_GEMM_EXP_ZERO);
+  }
+  const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(nr));
+  double S = 0.0, R = 0.0;
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t)
+    if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
+  exstar_gemm_state_add(&c.s(ib, j), S, R, exstar_gemm_bound(nr, sigma), -1.0);
+}
+
+// A block row of U in one launch, a block of 128 threads a column, group after group, pipelined:
+// while the first warp brings the next group's rows up to date and substitutes them, the other
+// warps take the current group's terms into the rows below the next group (the substitution
+// alone had three warps waiting at the barrier: a third of the cycles, 25% occupancy).
 // 128 registers at most: four blocks an SM run a tile's 512 columns in one wave (168 registers
-// made two waves: +50% at every step)
+// made two waves: +50% at every step).
 __global__ void __launch_bounds__(128, 4) urow_kernel(urow_ctx c, int64_t r1)
 {
   __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
-  __shared__ double ut[kGroup];
-  __shared__ int seb;
-  const int lane = threadIdx.x & 31;
+  __shared__ double ut[2][kGroup];
+  __shared__ int seb[2];
   const int64_t j = c.j0 + blockIdx.x;
-  for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup) {
+  if (threadIdx.x < 32) urow_substitute(c, acc, j, c.c0, (int)min64(kGroup, r1 - c.c0), ut[0], &seb[0]);
+  __syncthreads();
+  int cur = 0;
+  for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup, cur ^= 1) {
     const int nr = (int)min64(kGroup, r1 - g0);
-    if (threadIdx.x < 32) { // the substitution, by the first warp
-      const int64_t i = g0 + lane;
-      const bool mine = lane < nr;
-      exstar_bdd d{0.0, 0.0, 0.0, 0.0};
-      double lrow[kGroup]; // the lane's row of L in the group, loaded together
-#pragma unroll
-      for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
-      if (mine) d = c.s(i, j); // every term k < g0
-      int eb = EXSTAR_GEMM_EXP_ZERO;
-#pragma unroll
-      for (int t = 0; t < kGroup; ++t) {
-        if (t < nr) {
-          double y = 0.0;
-          bool want = false;
-          if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-          exact_where(c, acc, want, i, j, i, y);
-          if (lane == t) c.a(i, j) = y, ut[t] = y;
-          y = __shfl_sync(0xffffffffu, y, t);
-          __syncwarp(); // the value in memory too, for the exact path of the rows below
-          eb = exstar_exp_max(eb, exstar_exp_above(y));
-          if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
-            d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
-        }
+    const int64_t n0 = g0 + nr; // the next group
+    if (threadIdx.x < 32) {
+      if (n0 < r1) {
+        const int64_t ib = n0 + threadIdx.x;
+        if (ib < min64(r1, n0 + kGroup)) urow_take_group(c, ib, j, g0, nr, ut[cur], seb[cur]);
+        __syncwarp(); // the next group's states in memory
+        urow_substitute(c, acc, j, n0, (int)min64(kGroup, r1 - n0), ut[cur ^ 1], &seb[cur ^ 1]);
       }
-      if (lane == 0) seb = eb;
+    } else {
+      for (int64_t ib = n0 + kGroup + (threadIdx.x - 32); ib < r1; ib += blockDim.x - 32)
+        urow_take_group(c, ib, j, g0, nr, ut[cur], seb[cur]);
     }
-    __syncthreads(); // the group's values of U
-    const int ep = exstar_gemm_count_exp(nr);
-    const int eb = seb;
-    for (int64_t ib = g0 + nr + threadIdx.x; ib < r1; ib += blockDim.x) {
-      double lv[kGroup];
-      int ea = EXSTAR_GEMM_EXP_ZERO;
-#pragma unroll
-      for (int t = 0; t < kGroup; ++t) {
-        lv[t] = t < nr ? c.l(ib, g0 + t) : 0.0;
-        ea = exstar_exp_max(ea, t < nr ? exstar_exp_above(lv[t]) : EXSTAR_GEMM_EXP_ZERO);
-      }
-      const double sigma = exstar_gemm_sigma(ea, eb, ep);
-      double S = 0.0, R = 0.0;
-#pragma unroll
-      for (int t = 0; t < kGroup; ++t)
-        if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
-      exstar_gemm_state_add(&c.s(ib, j), S, R, exstar_gemm_bound(nr, sigma), -1.0);
-    }
-    __syncthreads(); // the states of the rows below, and ut, before the next group
+    __syncthreads(); // the next group's u and every state below it, before the group after
   }
 }
 
