@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <thread>
 
 namespace cli {
 
@@ -80,10 +81,19 @@ struct Workspace {
 extern "C" void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 
-// LAPACK's dgetrf on the CPU worker count's threads (when the LAPACK is OpenBLAS).
+// The threads LAPACK gets: as many as CPU workers (the same cores); without CPU workers (only
+// accelerators) the machine's cores, not one thread (a single-threaded n = 8192 dgetrf beside
+// a GPU took ~9 s a run).
+unsigned lapack_threads()
+{
+  const unsigned workers = starpu_cpu_worker_get_count();
+  return workers > 0 ? workers : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// LAPACK's dgetrf on lapack_threads() threads (when the LAPACK is OpenBLAS).
 int lapack_dgetrf(int64_t n, double *a, int32_t *ipiv)
 {
-  if (openblas_set_num_threads) openblas_set_num_threads(std::max(1u, starpu_cpu_worker_get_count()));
+  if (openblas_set_num_threads) openblas_set_num_threads((int)lapack_threads());
   int ni = (int)n, info = 0;
   static_assert(sizeof(int) == sizeof(int32_t), "LAPACK's ipiv is int");
   dgetrf_(&ni, &ni, a, &ni, (int *)ipiv, &info);
@@ -130,7 +140,8 @@ std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w
              }}};
   }
   // getrf: the exact and plain tiled graphs through the library on the same workers, and
-  // LAPACK's dgetrf (OpenBLAS on Debian) on as many threads as there are CPU workers.
+  // LAPACK's dgetrf (OpenBLAS on Debian) on as many threads as there are CPU workers (without
+  // any, the machine's cores).
   w.a = random_matrix(rng, n, n);
   w.ipiv.assign((size_t)n, 0);
   auto reset = [&w] { w.out = w.a.values; };
@@ -140,7 +151,7 @@ std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w
       {"plain-tiled", "exstar_dgetrf_plain (StarPU, tiled)", reset,
        [&w, n] { return exstar_dgetrf_plain(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }}};
 #ifdef EXSTAR_TOOL_HAVE_LAPACK
-  c.push_back({"lapack", "LAPACK dgetrf, " + std::to_string(starpu_cpu_worker_get_count()) + " threads", reset,
+  c.push_back({"lapack", "LAPACK dgetrf, " + std::to_string(lapack_threads()) + " threads", reset,
                [&w, n] { return lapack_dgetrf(n, w.out.data(), w.ipiv.data()); }});
 #endif
   return c;
@@ -199,7 +210,8 @@ std::string help()
              "  getrf  exstar_dgetrf, n x n, tiled      vs exstar_dgetrf_plain (plain-tiled: the same\n"
              "                                          tiled graph with LAPACK/BLAS kernels) and\n"
              "                                          lapack (LAPACK dgetrf, as many threads as\n"
-             "                                          CPU workers); one line each\n\n"
+             "                                          CPU workers, or the machine's cores when\n"
+             "                                          there are none); one line each\n\n"
              "options:\n"
              "  --n N          problem size (required)\n"
              "  --reps R       timed runs per contender (default 5)\n"
