@@ -221,12 +221,13 @@ struct urow_ctx {
   int64_t ldu;
   const double *L;
   int64_t ldl;
-  exstar_bdd *S;
+  const exstar_bdd *st; // the tile's states (read only)
+  int64_t ldst;
+  exstar_bdd *S;        // a copy of them in global scratch, for columns too tall for shared memory
   int64_t lds, c0, j0;
   int exact_only;
   unsigned long long *rep;
   __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
-  __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - j0) * lds]; }
   __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
@@ -238,10 +239,12 @@ struct urow_ctx {
   }
 };
 
-// The group [g0, g0 + nr) of column j: the first warp substitutes, its lanes 0..15 holding the
-// group's rows (bounded double-doubles in registers, every earlier term already in the states);
-// u values to ut, the largest exponent of the group's u to *seb.
-__device__ void urow_substitute(const urow_ctx &c, exstar_i64 *acc, int64_t j, int64_t g0, int nr, double *ut, int *seb)
+// The group [g0, g0 + nr) of column j (its states in col, row i at col[i − c0]): the first warp
+// substitutes, its lanes 0..15 holding the group's rows (bounded double-doubles in registers,
+// every earlier term already in the states); u values to ut, the largest exponent of the group's
+// u to *seb.
+__device__ void urow_substitute(const urow_ctx &c, exstar_bdd *col, exstar_i64 *acc, int64_t j, int64_t g0, int nr,
+                                double *ut, int *seb)
 {
   const int lane = threadIdx.x & 31;
   const int64_t i = g0 + lane;
@@ -250,7 +253,7 @@ __device__ void urow_substitute(const urow_ctx &c, exstar_i64 *acc, int64_t j, i
   double lrow[kGroup]; // the lane's row of L in the group, loaded together
 #pragma unroll
   for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
-  if (mine) d = c.s(i, j);
+  if (mine) d = col[i - c.c0];
   int eb = EXSTAR_GEMM_EXP_ZERO;
 #pragma unroll
   for (int t = 0; t < kGroup; ++t) {
@@ -273,8 +276,8 @@ __device__ void urow_substitute(const urow_ctx &c, exstar_i64 *acc, int64_t j, i
 // Row ib of column j takes the terms of the group [g0, g0 + nr) (u in ut, their largest exponent
 // eb) through the fast sums (core/gemm.h: a split constant per entry from its row's and its
 // column's largest factors).
-__device__ inline void urow_take_group(const urow_ctx &c, int64_t ib, int64_t j, int64_t g0, int nr, const double *ut,
-                                       int eb)
+__device__ inline void urow_take_group(const urow_ctx &c, exstar_bdd *col, int64_t ib, int64_t g0, int nr,
+                                       const double *ut, int eb)
 {
   double lv[kGroup];
   int ea = EXSTAR_GEMM_EXP_ZERO;
@@ -288,7 +291,7 @@ __device__ inline void urow_take_group(const urow_ctx &c, int64_t ib, int64_t j,
 #pragma unroll
   for (int t = 0; t < kGroup; ++t)
     if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
-  exstar_gemm_state_add(&c.s(ib, j), S, R, exstar_gemm_bound(nr, sigma), -1.0);
+  exstar_gemm_state_add(&col[ib - c.c0], S, R, exstar_gemm_bound(nr, sigma), -1.0);
 }
 
 // A block row of U in one launch, a block of 128 threads a column, group after group, pipelined:
@@ -296,14 +299,21 @@ __device__ inline void urow_take_group(const urow_ctx &c, int64_t ib, int64_t j,
 // warps take the current group's terms into the rows below the next group (the substitution
 // alone had three warps waiting at the barrier: a third of the cycles, 25% occupancy).
 // 128 registers at most: four blocks an SM run a tile's 512 columns in one wave (168 registers
-// made two waves: +50% at every step).
+// made two waves: +50% at every step). The column's states stay in shared memory (16 KB at
+// nb = 512) from the first group to the last; in global scratch (c.S) when too tall for it
+// (every group's updates then go through memory: ~0.5 GB a 512² tile).
 __global__ void __launch_bounds__(128, 4) urow_kernel(urow_ctx c, int64_t r1)
 {
   __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
   __shared__ double ut[2][kGroup];
   __shared__ int seb[2];
+  extern __shared__ __align__(16) exstar_bdd scol[];
   const int64_t j = c.j0 + blockIdx.x;
-  if (threadIdx.x < 32) urow_substitute(c, acc, j, c.c0, (int)min64(kGroup, r1 - c.c0), ut[0], &seb[0]);
+  exstar_bdd *col = c.S ? c.S + (j - c.j0) * c.lds : scol;
+  if (!c.S)
+    for (int64_t i = threadIdx.x; i < r1 - c.c0; i += blockDim.x) scol[i] = c.st[i + (j - c.j0) * c.ldst];
+  __syncthreads();
+  if (threadIdx.x < 32) urow_substitute(c, col, acc, j, c.c0, (int)min64(kGroup, r1 - c.c0), ut[0], &seb[0]);
   __syncthreads();
   int cur = 0;
   for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup, cur ^= 1) {
@@ -312,13 +322,13 @@ __global__ void __launch_bounds__(128, 4) urow_kernel(urow_ctx c, int64_t r1)
     if (threadIdx.x < 32) {
       if (n0 < r1) {
         const int64_t ib = n0 + threadIdx.x;
-        if (ib < min64(r1, n0 + kGroup)) urow_take_group(c, ib, j, g0, nr, ut[cur], seb[cur]);
+        if (ib < min64(r1, n0 + kGroup)) urow_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
         __syncwarp(); // the next group's states in memory
-        urow_substitute(c, acc, j, n0, (int)min64(kGroup, r1 - n0), ut[cur ^ 1], &seb[cur ^ 1]);
+        urow_substitute(c, col, acc, j, n0, (int)min64(kGroup, r1 - n0), ut[cur ^ 1], &seb[cur ^ 1]);
       }
     } else {
       for (int64_t ib = n0 + kGroup + (threadIdx.x - 32); ib < r1; ib += blockDim.x - 32)
-        urow_take_group(c, ib, j, g0, nr, ut[cur], seb[cur]);
+        urow_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
     }
     __syncthreads(); // the next group's u and every state below it, before the group after
   }
@@ -730,22 +740,33 @@ __global__ void panel_copy_kernel(panel_ctx c, int back)
   }
 }
 
-// How many blocks of panel_kernel<true> the device runs at once (0: no cooperative launch).
+// The panel's blocks in a cooperative launch (0: none): one on each of half the device's
+// multiprocessors; EXSTAR_CUDA_PANEL_BLOCKS=N asks for N (measurements), at most as many as run
+// at once. At 128 registers x 256 threads a panel block leaves no room for a block of the
+// exact gemm (~214 x 256) on its multiprocessor, and its phases are latency-bound: on the whole
+// device (2 blocks on each, the most that run at once) the panels took the GPU from the updates
+// that the other streams run beside them. H100, n = 16384, nb = 512: the panels alone 684 ms on
+// 264 blocks, 686 ms on 66; the LU with 4 streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99,
+// 1.51-1.54 s on 66, 1.54 s on 48, 1.60 s on 33 (n = 8192: 0.39, 0.36, 0.36, 0.33-0.35, 0.33, 0.36).
 int coop_blocks()
 {
-  static std::atomic<int> cache[32];
-  int dev = 0;
+  static std::atomic<int> cache[32]; // per device: the most blocks that run at once, -1: none
+  int dev = 0, sms = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || dev >= 32) return 0;
-  int v = cache[dev].load();
-  if (v != 0) return v < 0 ? 0 : v;
-  int coop = 0, sms = 0, per = 0;
-  cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, panel_kernel<true>, kPanelThreads, 0);
-  v = coop && !std::getenv("EXSTAR_CUDA_NO_COOP") ? sms * per : 0;
-  cudaGetLastError();
-  cache[dev].store(v > 0 ? v : -1);
-  return v;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+  int most = cache[dev].load();
+  if (most == 0) {
+    int coop = 0, per = 0;
+    cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, panel_kernel<true>, kPanelThreads, 0);
+    cudaGetLastError();
+    most = coop && !std::getenv("EXSTAR_CUDA_NO_COOP") && sms * per > 0 ? sms * per : -1;
+    cache[dev].store(most);
+  }
+  if (most < 0) return 0;
+  const char *want = std::getenv("EXSTAR_CUDA_PANEL_BLOCKS");
+  const int64_t n = want && std::atoll(want) > 0 ? std::atoll(want) : (sms > 1 ? sms / 2 : 1);
+  return (int)min64(n, most);
 }
 
 } // namespace
@@ -757,8 +778,8 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   const int64_t m = v->m, c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), rows = m - c0, w = c1 - c0;
   if (rows <= 0 || w <= 0) return 0;
   const int coop = coop_blocks();
-  // As many blocks as run at once: the group phases (usub, state_sub) use them all; the row
-  // phases need a thread a row (H100, n = 8192, nb = 512: panels 340 ms with ceil(rows/256)
+  // The group phases (usub, state_sub) use every block; the row phases need a thread a row
+  // (H100, n = 8192, nb = 512, the panel alone on the GPU: 340 ms with ceil(rows/256) = 32
   // blocks, 238 ms with 132, the same with 264).
   const int64_t nblocks = coop > 0 ? coop : min64(4 * (int64_t)blocks_for(rows, kPanelThreads), 1024);
   const size_t pbytes = (size_t)(rows * w) * sizeof(double), sbytes = (size_t)(rows * w) * sizeof(exstar_bdd);
@@ -802,16 +823,23 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
   if (r <= 0 || nc <= 0) return 0;
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
+  // a column's states in shared memory up to the default 48 KB a block (r <= 1536; H100,
+  // n = 16384, nb = 512, one stream: U rows 400 ms through global scratch);
+  // EXSTAR_CUDA_UROW_GLOBAL=1 takes the global scratch always (the test of that path)
+  const size_t col_bytes = (size_t)r * sizeof(exstar_bdd);
+  const bool in_shared = col_bytes <= 48 * 1024 && !std::getenv("EXSTAR_CUDA_UROW_GLOBAL");
   scratch sc;
-  cudaError_t e = sc.make(v, (size_t)(r * nc) * sizeof(exstar_bdd), stream);
+  cudaError_t e = sc.make(v, in_shared ? 0 : col_bytes * (size_t)nc, stream);
   if (e != cudaSuccess) return status(e);
   urow_ctx c;
   c.g = sc.g;
   c.U = v->a[tu], c.ldu = v->lda[tu], c.L = v->a[tl], c.ldl = v->lda[tl];
-  c.S = (exstar_bdd *)sc.extra, c.lds = r, c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
-  e = cudaMemcpy2DAsync(c.S, (size_t)r * sizeof(exstar_bdd), v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd),
-                        (size_t)r * sizeof(exstar_bdd), (size_t)nc, cudaMemcpyDeviceToDevice, stream);
-  if (e == cudaSuccess) urow_kernel<<<(unsigned)nc, 128, 0, stream>>>(c, r1);
+  c.st = (const exstar_bdd *)v->st[tu], c.ldst = v->ldst[tu], c.S = in_shared ? nullptr : (exstar_bdd *)sc.extra, c.lds = r;
+  c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
+  if (!in_shared)
+    e = cudaMemcpy2DAsync(c.S, col_bytes, v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd), col_bytes, (size_t)nc,
+                          cudaMemcpyDeviceToDevice, stream);
+  if (e == cudaSuccess) urow_kernel<<<(unsigned)nc, 128, in_shared ? col_bytes : 0, stream>>>(c, r1);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);

@@ -89,8 +89,10 @@ void exstar_config_default(exstar_config *cfg);
  * then also shuts StarPU down after exstar_shutdown. When exstar starts StarPU it sets, unless
  * they are set: STARPU_OPENCL_ON_CPUS=1, STARPU_MINIMUM_CLEAN_BUFFERS=0 and
  * STARPU_TARGET_CLEAN_BUFFERS=0 (no background copies of the factorizations' scratch states
- * from the GPUs to main memory), and with a CUDA device and ncpus -1 it leaves one core to the
- * application thread (StarPU's reserve_ncpus; STARPU_NCPU or STARPU_RESERVE_NCPU win). The OpenCL sources are embedded in the
+ * from the GPUs to main memory), STARPU_NWORKER_PER_CUDA=4 (four workers, each with its own
+ * stream, share each GPU: one tile's task does not fill an H100, so four run at once), and with
+ * a CUDA device and ncpus -1 it leaves one core to the application thread (StarPU's
+ * reserve_ncpus; STARPU_NCPU or STARPU_RESERVE_NCPU win). The OpenCL sources are embedded in the
  * library; the environment variable EXSTAR_OPENCL_PATH (a directory holding the installed
  * core/ and kernels_cl/ sources) overrides them. */
 int exstar_init(const exstar_config *cfg);
