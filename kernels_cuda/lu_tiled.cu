@@ -225,11 +225,12 @@ struct urow_ctx {
   int64_t ldst;
   exstar_bdd *S;        // a copy of them in global scratch, for columns too tall for shared memory
   int64_t lds, c0, j0;
+  const int *ea;        // ea[(i − c0) + g·lds]: the exponent code of row i of L over group g's columns
   int exact_only;
   unsigned long long *rep;
   __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
   __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
-  __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
+  __device__ __noinline__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
     count_repair(rep);
     const dgrid &gg = g;
@@ -275,23 +276,28 @@ __device__ void urow_substitute(const urow_ctx &c, exstar_bdd *col, exstar_i64 *
 
 // Row ib of column j takes the terms of the group [g0, g0 + nr) (u in ut, their largest exponent
 // eb) through the fast sums (core/gemm.h: a split constant per entry from its row's and its
-// column's largest factors).
+// column's largest factors; the row's comes from the table, the same for every column).
 __device__ inline void urow_take_group(const urow_ctx &c, exstar_bdd *col, int64_t ib, int64_t g0, int nr,
                                        const double *ut, int eb)
 {
-  double lv[kGroup];
-  int ea = EXSTAR_GEMM_EXP_ZERO;
-#pragma unroll
-  for (int t = 0; t < kGroup; ++t) {
-    lv[t] = t < nr ? c.l(ib, g0 + t) : 0.0;
-    ea = exstar_exp_max(ea, t < nr ? exstar_exp_above(lv[t]) : EXSTAR_GEMM_EXP_ZERO);
-  }
+  const int ea = c.ea[(ib - c.c0) + ((g0 - c.c0) / kGroup) * c.lds];
   const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(nr));
   double S = 0.0, R = 0.0;
 #pragma unroll
   for (int t = 0; t < kGroup; ++t)
-    if (t < nr) exstar_gemm_term(lv[t], ut[t], sigma, &S, &R);
+    if (t < nr) exstar_gemm_term(c.l(ib, g0 + t), ut[t], sigma, &S, &R);
   exstar_gemm_state_add(&col[ib - c.c0], S, R, exstar_gemm_bound(nr, sigma), -1.0);
+}
+
+// The exponent codes of urow_ctx::ea: a thread a (row, group) of the r x r tile L(K, K).
+__global__ void urow_exps_kernel(const double *L, int64_t ldl, int64_t r, int *ea)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= r * ((r + kGroup - 1) / kGroup)) return;
+  const int64_t i = x % r, g0 = (x / r) * kGroup, nr = min64(kGroup, r - g0);
+  int e = EXSTAR_GEMM_EXP_ZERO;
+  for (int64_t t = 0; t < nr; ++t) e = exstar_exp_max(e, exstar_exp_above(L[i + (g0 + t) * ldl]));
+  ea[x] = e;
 }
 
 // A block row of U in one launch, a block of 128 threads a column, group after group, pipelined:
@@ -828,14 +834,18 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   // EXSTAR_CUDA_UROW_GLOBAL=1 takes the global scratch always (the test of that path)
   const size_t col_bytes = (size_t)r * sizeof(exstar_bdd);
   const bool in_shared = col_bytes <= 48 * 1024 && !std::getenv("EXSTAR_CUDA_UROW_GLOBAL");
+  const int64_t ne = r * ((r + kGroup - 1) / kGroup);
+  const size_t ea_bytes = ((size_t)ne * sizeof(int) + 255) / 256 * 256;
   scratch sc;
-  cudaError_t e = sc.make(v, in_shared ? 0 : col_bytes * (size_t)nc, stream);
+  cudaError_t e = sc.make(v, ea_bytes + (in_shared ? 0 : col_bytes * (size_t)nc), stream);
   if (e != cudaSuccess) return status(e);
   urow_ctx c;
   c.g = sc.g;
   c.U = v->a[tu], c.ldu = v->lda[tu], c.L = v->a[tl], c.ldl = v->lda[tl];
-  c.st = (const exstar_bdd *)v->st[tu], c.ldst = v->ldst[tu], c.S = in_shared ? nullptr : (exstar_bdd *)sc.extra, c.lds = r;
-  c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
+  c.st = (const exstar_bdd *)v->st[tu], c.ldst = v->ldst[tu];
+  c.S = in_shared ? nullptr : (exstar_bdd *)(sc.extra + ea_bytes), c.lds = r;
+  c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired, c.ea = (const int *)sc.extra;
+  urow_exps_kernel<<<blocks_for(ne, 256), 256, 0, stream>>>(c.L, c.ldl, r, (int *)sc.extra);
   if (!in_shared)
     e = cudaMemcpy2DAsync(c.S, col_bytes, v->st[tu], (size_t)v->ldst[tu] * sizeof(exstar_bdd), col_bytes, (size_t)nc,
                           cudaMemcpyDeviceToDevice, stream);
