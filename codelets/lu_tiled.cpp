@@ -131,6 +131,27 @@ void lu_laswp_host_cuda(void *buffers[], void *cl_arg)
                             "exstar_lu_laswp");
 }
 
+// The plain-double baseline on the GPU (cuSOLVER, cuBLAS; NOT exact).
+void lu_plain_panel_cuda(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(exstar_cuda_lu_plain_panel(&v, h->K, t.ipiv, starpu_cuda_get_local_stream()),
+                            "exstar_lu_plain_panel");
+}
+
+void lu_plain_urow_cuda(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(exstar_cuda_lu_plain_urow(&v, h->K, h->J, starpu_cuda_get_local_stream()),
+                            "exstar_lu_plain_urow");
+}
+
 #endif
 
 // The history model keys on the task's shape, not on its (variable) buffers.
@@ -142,21 +163,6 @@ uint32_t tiled_footprint(struct starpu_task *task)
 }
 
 } // namespace
-
-#define EXSTAR_LU_TILED_CODELET(op)                                                                \
-  static struct starpu_perfmodel exstar_##op##_model;                                            \
-  struct starpu_codelet exstar_##op##_cl = [] {                                                  \
-    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                             \
-    exstar_##op##_model.symbol = "exstar_" #op;                                                  \
-    exstar_##op##_model.footprint = tiled_footprint;                                             \
-    struct starpu_codelet cl;                                                                    \
-    starpu_codelet_init(&cl);                                                                    \
-    cl.cpu_funcs[0] = op##_cpu;                                                                  \
-    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;                                                      \
-    cl.model = &exstar_##op##_model;                                                             \
-    cl.name = "exstar_" #op;                                                                     \
-    return cl;                                                                                   \
-  }()
 
 // The panel, the U block rows and the interchanges of tall block columns: CPU or CUDA.
 #ifdef EXSTAR_WITH_CUDA_CODELETS
@@ -191,8 +197,8 @@ struct starpu_codelet exstar_lu_laswp_cl = [] {
   cl.name = "exstar_lu_laswp";
   return cl;
 }();
-EXSTAR_LU_TILED_CODELET(lu_plain_panel);
-EXSTAR_LU_TILED_CODELET(lu_plain_urow);
+EXSTAR_LU_TILED_CODELET_ANY(lu_plain_panel);
+EXSTAR_LU_TILED_CODELET_ANY(lu_plain_urow);
 
 // C(I,J) −= L(I,K)·U(K,J) in plain double (dgemm): R L, R U, RW C.
 #ifdef EXSTAR_HAVE_LAPACK

@@ -50,6 +50,13 @@ int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, int ex
 int exstar_cuda_lu_laswp_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t J, const int32_t *ipiv,
                                exstar_cuda_stream stream);
 
+/* The plain-double baseline on the same tiles (kernels_cuda/lu_plain.cu; NOT exact), as
+ * exstar_cpu_lu_plain_panel and exstar_cpu_lu_plain_urow: cuSOLVER's dgetrf on the gathered
+ * panel (ipiv a DEVICE array; a zero pivot is left to the factors' status check), cublasDtrsm
+ * for block row K of U in block column J. */
+int exstar_cuda_lu_plain_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, exstar_cuda_stream stream);
+int exstar_cuda_lu_plain_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, exstar_cuda_stream stream);
+
 /* As exstar_cpu_lu_check (status: 2 words in DEVICE memory). */
 int exstar_cuda_lu_check(int64_t m, int64_t n, const double *A, int64_t lda, int64_t ndiag, int64_t diag0,
                          uint64_t *status, exstar_cuda_stream stream);

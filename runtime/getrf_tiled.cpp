@@ -143,6 +143,14 @@ bool tiled_lu_runs()
          starpu_cuda_worker_get_count() > 0;
 }
 
+bool plain_tiled_lu_runs()
+{
+  const starpu_codelet *cls[] = {&exstar_lu_plain_panel_cl, &exstar_lu_plain_urow_cl, &exstar_lu_plain_gemm_cl};
+  bool cpu = starpu_cpu_worker_get_count() > 0, cuda = starpu_cuda_worker_get_count() > 0;
+  for (const starpu_codelet *cl : cls) cpu = cpu && cl->cpu_funcs[0], cuda = cuda && cl->cuda_funcs[0];
+  return cpu || (cuda && exstar_lu_laswp_host_cl.cuda_funcs[0]);
+}
+
 unsigned long long panel_where()
 {
   const bool cuda = starpu_cuda_worker_get_count() > 0 && exstar_lu_panel_cl.cuda_funcs[0] &&

@@ -50,6 +50,9 @@ struct tiled_desc {
 /* Whether the exact tiled graph can run on the workers there are: its panel and U-row codelets
  * need a CPU worker, or a CUDA worker where the build has their CUDA kernels. */
 bool tiled_lu_runs();
+/* Whether the plain-double tiled graph can run on the workers: LAPACK/BLAS on CPU workers, or
+ * cuSOLVER/cuBLAS on CUDA workers (else the plain baseline takes the older column graph). */
+bool plain_tiled_lu_runs();
 /* Where the exact panel path runs: on the GPU when there is a CUDA worker and the build has the
  * CUDA panel kernels (a CPU worker would pull the block column to the host and back at every
  * step, and dmda's models cannot see that the whole graph then waits on it), else 0 (any). */

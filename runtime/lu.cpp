@@ -531,12 +531,7 @@ int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int3
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
   *info = 0;
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
-#ifdef EXSTAR_HAVE_LAPACK
-  const bool tiled = starpu_cpu_worker_get_count() > 0;
-#else
-  const bool tiled = false;
-#endif
-  if (!tiled) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
+  if (!exstar_rt::plain_tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
   if (nb == 0) nb = exstar_default_tile(m, n);
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv, false);

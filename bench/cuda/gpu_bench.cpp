@@ -624,6 +624,19 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
         std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%.1fx cusolver), factors %s\n",
                      (long long)n, nbd, t, t / csv.get("getrf", n, "cuda", "cusolver"),
                      repro ? "bit-identical over runs and tile edges" : "DIFFER");
+        // the same tiled graph in plain double (cuSOLVER's dgetrf on the panels, cuBLAS dtrsm and
+        // dgemm on CUDA workers; LAPACK/BLAS on CPU workers): the price of exactness on one graph
+        const double exact = t;
+        t = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+          if (exstar_dgetrf_plain_tiled(n, n, hA, n, hp, &info, nb) != EXSTAR_SUCCESS) {
+            std::fprintf(stderr, "exstar_dgetrf_plain_tiled: %s\n", exstar_last_error());
+            std::exit(1);
+          }
+        }, [] {}, &slow);
+        std::snprintf(impl, sizeof impl, "exstar-plain-tiled-nb%lld", nbd);
+        csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
+        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_plain_tiled %.4f s (%.1fx cusolver; exact / plain-tiled "
+                     "%.1fx)\n", (long long)n, nbd, t, t / csv.get("getrf", n, "cuda", "cusolver"), exact / t);
       }
       if (o.lu_home != "host") {
         bool same = true;

@@ -124,9 +124,10 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
 /** The plain-double baseline of getrf, getrs and gesv (NOT exact, NOT reproducible).
  *
  * exstar_dgetrf_plain: the tiled graph of exstar_dgetrf with vendor kernels in plain double
- * (LAPACK dgetrf on each gathered panel, dtrsm for U's block rows, dgemm updates; OpenBLAS on
- * Debian), the honest price of exactness on the same graph. Without LAPACK at build time, or
- * without CPU workers, the older naive graph: the column update by naive double loops
+ * (LAPACK dgetrf on each gathered panel, dtrsm for U's block rows, dgemm updates: OpenBLAS on
+ * Debian on CPU workers; cuSOLVER's dgetrf, cublasDtrsm and cublasDgemm on CUDA workers), the
+ * honest price of exactness on the same graph. With neither (no CPU worker or no LAPACK at build
+ * time, and no CUDA worker), the older naive graph: the column update by naive double loops
  * (a(i,j) −= l(i,k)·u(k,j), k increasing, every product and difference rounded) in ONE task
  * per column. getrs: a naive double substitution. For comparison only (CLI --plain,
  * benchmarks, the accuracy study). Arguments, statuses and info as the exact calls. */
