@@ -100,56 +100,56 @@ exstar_cuda_tiles cuda_tiles(const task_view &t)
                            reinterpret_cast<void *const *>(t.st.data()), t.ldst.data()};
 }
 
-void lu_panel_cuda(void *buffers[], void *cl_arg)
+// Unpacks a tiled task for a CUDA launcher: launch(h, t, v, stream) returns its status.
+template <class Launch> void run_cuda(void *buffers[], void *cl_arg, const char *what, Launch launch)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
   task_view t;
   make_view(buffers, h, t);
   const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(exstar_cuda_lu_panel(&v, h->K, t.ipiv, h->exact_only, nullptr, starpu_cuda_get_local_stream()),
-                            "exstar_lu_panel");
+  exstar_codelet_cuda_check(launch(*h, t, v, starpu_cuda_get_local_stream()), what);
+}
+
+void lu_panel_cuda(void *buffers[], void *cl_arg)
+{
+  run_cuda(buffers, cl_arg, "exstar_lu_panel", [](const exstar_lu_tiled_args &h, task_view &t, const exstar_cuda_tiles &v,
+                                                  exstar_cuda_stream s) {
+    return exstar_cuda_lu_panel(&v, h.K, t.ipiv, h.exact_only, nullptr, s);
+  });
 }
 
 void lu_urow_cuda(void *buffers[], void *cl_arg)
 {
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  task_view t;
-  make_view(buffers, h, t);
-  const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(exstar_cuda_lu_urow(&v, h->K, h->J, h->exact_only, nullptr, starpu_cuda_get_local_stream()),
-                            "exstar_lu_urow");
+  run_cuda(buffers, cl_arg, "exstar_lu_urow", [](const exstar_lu_tiled_args &h, task_view &, const exstar_cuda_tiles &v,
+                                                 exstar_cuda_stream s) {
+    return exstar_cuda_lu_urow(&v, h.K, h.J, h.exact_only, nullptr, s);
+  });
 }
 
 // The interchanges on a block column of any height (the tile arrays in device memory).
 void lu_laswp_host_cuda(void *buffers[], void *cl_arg)
 {
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  task_view t;
-  make_view(buffers, h, t);
-  const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(exstar_cuda_lu_laswp_tiles(&v, h->K, h->J, t.ipiv, starpu_cuda_get_local_stream()),
-                            "exstar_lu_laswp");
+  run_cuda(buffers, cl_arg, "exstar_lu_laswp", [](const exstar_lu_tiled_args &h, task_view &t,
+                                                  const exstar_cuda_tiles &v, exstar_cuda_stream s) {
+    return exstar_cuda_lu_laswp_tiles(&v, h.K, h.J, t.ipiv, s);
+  });
 }
 
 // The plain-double baseline on the GPU (cuSOLVER, cuBLAS; NOT exact).
 void lu_plain_panel_cuda(void *buffers[], void *cl_arg)
 {
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  task_view t;
-  make_view(buffers, h, t);
-  const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(exstar_cuda_lu_plain_panel(&v, h->K, t.ipiv, starpu_cuda_get_local_stream()),
-                            "exstar_lu_plain_panel");
+  run_cuda(buffers, cl_arg, "exstar_lu_plain_panel", [](const exstar_lu_tiled_args &h, task_view &t,
+                                                        const exstar_cuda_tiles &v, exstar_cuda_stream s) {
+    return exstar_cuda_lu_plain_panel(&v, h.K, t.ipiv, s);
+  });
 }
 
 void lu_plain_urow_cuda(void *buffers[], void *cl_arg)
 {
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  task_view t;
-  make_view(buffers, h, t);
-  const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(exstar_cuda_lu_plain_urow(&v, h->K, h->J, starpu_cuda_get_local_stream()),
-                            "exstar_lu_plain_urow");
+  run_cuda(buffers, cl_arg, "exstar_lu_plain_urow", [](const exstar_lu_tiled_args &h, task_view &,
+                                                       const exstar_cuda_tiles &v, exstar_cuda_stream s) {
+    return exstar_cuda_lu_plain_urow(&v, h.K, h.J, s);
+  });
 }
 
 #endif

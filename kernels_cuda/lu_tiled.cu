@@ -214,7 +214,8 @@ __device__ inline void exact_where(const C &c, exstar_i64 *wacc, bool want, int6
   }
 }
 
-// Block row K of U in block column J: tile (K, J) in place, its state copied to S.
+// Block row K of U in block column J: tile (K, J) in place, its state read (into shared memory, or
+// a global copy S for columns too tall for it).
 struct urow_ctx {
   dgrid g;
   double *U;
