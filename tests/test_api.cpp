@@ -77,24 +77,25 @@ TEST_CASE("the C++ API throws exstar::error with the message", "[api][cpp]")
 
 namespace {
 
-// Sets (or with nullptr unsets) STARPU_SCHED for one test, restoring it afterwards.
-class scoped_starpu_sched {
+// Sets (or with nullptr unsets) an environment variable for one test, restoring it afterwards.
+class scoped_env {
 public:
-  explicit scoped_starpu_sched(const char *value)
+  scoped_env(const char *name, const char *value) : name_(name)
   {
-    const char *old = std::getenv("STARPU_SCHED");
+    const char *old = std::getenv(name);
     had_ = old != nullptr;
     if (had_) old_ = old;
-    if (value) setenv("STARPU_SCHED", value, 1);
-    else unsetenv("STARPU_SCHED");
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
   }
-  ~scoped_starpu_sched()
+  ~scoped_env()
   {
-    if (had_) setenv("STARPU_SCHED", old_.c_str(), 1);
-    else unsetenv("STARPU_SCHED");
+    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+    else unsetenv(name_.c_str());
   }
 
 private:
+  std::string name_;
   bool had_ = false;
   std::string old_;
 };
@@ -115,7 +116,7 @@ std::string running_sched() { return starpu_sched_ctx_get_sched_policy(0)->polic
 
 TEST_CASE("exstar_init refuses an unknown scheduler name and lists the known ones", "[api][errors][sched]")
 {
-  scoped_starpu_sched env(nullptr);
+  scoped_env env("STARPU_SCHED", nullptr);
   exstar_config cfg = cpu_config("nosuchsched");
   CHECK(exstar_init(&cfg) == EXSTAR_ERR_ARG);
   std::string msg = exstar_last_error();
@@ -126,7 +127,7 @@ TEST_CASE("exstar_init refuses an unknown scheduler name and lists the known one
 
 TEST_CASE("exstar_init refuses an unknown STARPU_SCHED", "[api][errors][sched]")
 {
-  scoped_starpu_sched env("nosuchsched");
+  scoped_env env("STARPU_SCHED", "nosuchsched");
   exstar_config cfg = cpu_config(nullptr);
   CHECK(exstar_init(&cfg) == EXSTAR_ERR_ARG);
   CHECK_THAT(std::string(exstar_last_error()), Catch::Contains("STARPU_SCHED='nosuchsched'"));
@@ -135,7 +136,7 @@ TEST_CASE("exstar_init refuses an unknown STARPU_SCHED", "[api][errors][sched]")
 
 TEST_CASE("exstar_config.sched names the scheduler that runs", "[api][sched]")
 {
-  scoped_starpu_sched env(nullptr);
+  scoped_env env("STARPU_SCHED", nullptr);
   exstar_config cfg = cpu_config("dmda");
   REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
   CHECK(running_sched() == "dmda");
@@ -144,9 +145,27 @@ TEST_CASE("exstar_config.sched names the scheduler that runs", "[api][sched]")
 
 TEST_CASE("a known STARPU_SCHED wins over exstar_config.sched, as StarPU's rule says", "[api][sched]")
 {
-  scoped_starpu_sched env("eager");
+  scoped_env env("STARPU_SCHED", "eager");
   exstar_config cfg = cpu_config("dmda");
   REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
   CHECK(running_sched() == "eager");
+  exstar_shutdown();
+}
+
+TEST_CASE("exstar_init sets its StarPU defaults only where the user set nothing", "[api][env]")
+{
+  const char *names[] = {"STARPU_NWORKER_PER_CUDA", "STARPU_MINIMUM_CLEAN_BUFFERS", "STARPU_TARGET_CLEAN_BUFFERS"};
+  const char *defaults[] = {"4", "0", "0"}; // four workers (streams) a GPU; no background write-backs
+  const bool user = GENERATE(false, true);
+  scoped_env a(names[0], user ? "2" : nullptr), b(names[1], user ? "5" : nullptr), c(names[2], user ? "10" : nullptr);
+  exstar_config cfg = cpu_config(nullptr);
+  REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
+  const char *mine[] = {"2", "5", "10"};
+  for (int q = 0; q < 3; ++q) {
+    INFO(names[q]);
+    const char *v = std::getenv(names[q]);
+    REQUIRE(v != nullptr);
+    CHECK(std::string(v) == (user ? mine[q] : defaults[q]));
+  }
   exstar_shutdown();
 }
