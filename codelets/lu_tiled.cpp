@@ -18,17 +18,20 @@ namespace {
 
 // The view of the tiles given to a task: pointer and ld per tile of the grid, NULL elsewhere.
 struct task_view {
-  std::vector<double *> a;
+  std::vector<double *> a, lc;
   std::vector<exstar_gemm_state_entry *> st;
-  std::vector<int64_t> lda, ldst;
+  std::vector<int64_t> lda, ldst, ldlc;
+  std::vector<int32_t *> perm;
   int32_t *ipiv = nullptr;
   exstar_tile_view v;
 };
 
 void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view &t)
 {
-  const size_t tiles = (size_t)(h->mt * h->nt);
+  const size_t tiles = (size_t)(h->mt * h->nt), cols = (size_t)h->nt;
   t.a.assign(tiles, nullptr), t.st.assign(tiles, nullptr), t.lda.assign(tiles, 0), t.ldst.assign(tiles, 0);
+  t.lc.assign(cols, nullptr), t.ldlc.assign(cols, 0), t.perm.assign(cols, nullptr);
+  bool copies = false;
   const exstar_lu_tiled_buf *b = (const exstar_lu_tiled_buf *)(h + 1);
   for (int q = 0; q < h->nbuf; ++q) {
     const size_t x = (size_t)(b[q].I + b[q].J * h->mt);
@@ -38,11 +41,19 @@ void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view &t)
     } else if (b[q].kind == EXSTAR_LU_STATE) {
       t.st[x] = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
       t.ldst[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+    } else if (b[q].kind == EXSTAR_LU_LCOL) {
+      t.lc[(size_t)b[q].J] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
+      t.ldlc[(size_t)b[q].J] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+      copies = true;
+    } else if (b[q].kind == EXSTAR_LU_PERM) {
+      t.perm[(size_t)b[q].J] = (int32_t *)STARPU_VECTOR_GET_PTR(buffers[q]);
     } else {
       t.ipiv = (int32_t *)STARPU_VECTOR_GET_PTR(buffers[q]);
     }
   }
-  t.v = exstar_tile_view{h->m, h->n, h->nb, h->mt, h->nt, t.a.data(), t.lda.data(), t.st.data(), t.ldst.data()};
+  t.v = exstar_tile_view{h->m,          h->n,           h->nb,         h->mt,
+                         h->nt,         t.a.data(),     t.lda.data(),  t.st.data(),
+                         t.ldst.data(), copies ? t.lc.data() : nullptr, t.ldlc.data(), copies ? t.perm.data() : nullptr};
 }
 
 void lu_panel_cpu(void *buffers[], void *cl_arg)
@@ -96,8 +107,9 @@ void lu_plain_urow_cpu(void *buffers[], void *cl_arg)
 // The tiles a task was given, for the CUDA launchers (device pointers in host arrays).
 exstar_cuda_tiles cuda_tiles(const task_view &t)
 {
-  return exstar_cuda_tiles{t.v.m, t.v.n, t.v.nb, t.v.mt, t.v.nt, t.a.data(), t.lda.data(),
-                           reinterpret_cast<void *const *>(t.st.data()), t.ldst.data()};
+  return exstar_cuda_tiles{t.v.m,        t.v.n,         t.v.nb, t.v.mt, t.v.nt, t.a.data(), t.lda.data(),
+                           reinterpret_cast<void *const *>(t.st.data()), t.ldst.data(), t.v.lc, t.ldlc.data(),
+                           t.v.perm};
 }
 
 // Unpacks a tiled task for a CUDA launcher: launch(h, t, v, stream) returns its status.

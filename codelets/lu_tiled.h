@@ -5,8 +5,9 @@
 #include <starpu.h>
 #include <stdint.h>
 
-/* The buffers of a task: tiles of the matrix, their states, the panel's pivots. */
-enum { EXSTAR_LU_TILE = 0, EXSTAR_LU_STATE = 1, EXSTAR_LU_IPIV = 2 };
+/* The buffers of a task: tiles of the matrix, their states, the panel's pivots, the column
+ * copies of L (lc) and the row orders (perm) of exstar_tile_view (block column J of each). */
+enum { EXSTAR_LU_TILE = 0, EXSTAR_LU_STATE = 1, EXSTAR_LU_IPIV = 2, EXSTAR_LU_LCOL = 3, EXSTAR_LU_PERM = 4 };
 struct exstar_lu_tiled_buf {
   int32_t I, J, kind;
 };
@@ -19,8 +20,10 @@ struct exstar_lu_tiled_args {
 
 /* The panel and U-row codelets run on CPU workers, and on CUDA workers when the build has the
  * CUDA kernels (cuda_funcs[0] set). */
-extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R tiles left and above, W ipiv */
-extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R L(K, 0..K), R U(0..K-1, J) */
+extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R tiles above, R lc and perm left,
+                                                    W lc(K), perm(K), ipiv (or R tiles left: no copies) */
+extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R lc and perm 0..K (or tiles
+                                                    L(K, 0..K)), R U(0..K-1, J) */
 extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv; CPU or CUDA */
 extern struct starpu_codelet exstar_lu_laswp_host_cl; /* the same for any number of tiles: CPU or CUDA */
 #define EXSTAR_LU_LASWP_DEVICE_TILES 96

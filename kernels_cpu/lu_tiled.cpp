@@ -38,6 +38,21 @@ struct tiles {
   }
 };
 
+// L(r, k) left of a panel's or a U block row's own columns, for the row at position r in the
+// order after panel T (a panel: T = K − 1, its rows as the previous panel left them; a U block
+// row: T = K). From the column copies when the view has them (lc[tk] holds row r at the
+// position perm[tk] gives it), else from the tiles.
+struct left_l {
+  const exstar_tile_view &v;
+  int64_t T;
+  double operator()(int64_t r, int64_t k) const
+  {
+    if (!v.lc) return tiles{v}.a(r, k);
+    const int64_t tk = k / v.nb, o = T >= 0 ? v.perm[T][r] : r, s = v.perm[tk][v.m + o];
+    return v.lc[tk][(s - tk * v.nb) + (k - tk * v.nb) * v.ldlc[tk]];
+  }
+};
+
 // The definition's exact value RN(a − Σ_{k<kend} l(k)·u(k)), a and every −l·u an exact term.
 template <class L, class U>
 double exact_sum(double a, int64_t kend, const L &l, const U &u)
@@ -128,10 +143,11 @@ int64_t exstar_cpu_lu_panel(const exstar_tile_view *v, int64_t K, int32_t *ipiv,
   for (int64_t i = c0; i < m; ++i) pos[(size_t)(i - c0)] = i;
   // The exact value of entry (i, j) over its terms k < kend: L left of the panel from the tiles
   // (row pos), the rest from the panel; U above the panel from the tiles.
+  const left_l lleft{*v, K - 1};
   auto exact = [&](int64_t i, int64_t j, int64_t kend) {
     const int64_t left = pos[(size_t)(i - c0)];
     ++repaired;
-    return exact_sum(p.a(i, j), kend, [&](int64_t k) { return k < c0 ? t.a(left, k) : p.a(i, k); },
+    return exact_sum(p.a(i, j), kend, [&](int64_t k) { return k < c0 ? lleft(left, k) : p.a(i, k); },
                      [&](int64_t k) { return k < c0 ? t.a(k, j) : p.a(k, j); });
   };
   // Entry (i, j): its state holds the terms k < k0.
@@ -179,6 +195,18 @@ int64_t exstar_cpu_lu_panel(const exstar_tile_view *v, int64_t K, int32_t *ipiv,
   }
   gather(t, p, true);
   // the states of the panel are spent: nothing reads them again
+  if (v->lc && v->lc[K]) // the column copy, never interchanged again
+    for (int64_t j = c0; j < p.c1; ++j)
+      for (int64_t i = c0; i < m; ++i) v->lc[K][(i - c0) + (j - c0) * v->ldlc[K]] = p.a(i, j);
+  if (v->perm && v->perm[K]) { // the row order after this panel
+    int32_t *f = v->perm[K], *inv = f + m;
+    const int32_t *prev = K > 0 ? v->perm[K - 1] : nullptr;
+    for (int64_t r = 0; r < m; ++r) {
+      const int64_t before = r < c0 ? r : pos[(size_t)(r - c0)];
+      f[r] = prev ? prev[before] : (int32_t)before;
+    }
+    for (int64_t r = 0; r < m; ++r) inv[f[r]] = (int32_t)r;
+  }
   return repaired;
 }
 
@@ -188,7 +216,9 @@ int64_t exstar_cpu_lu_urow(const exstar_tile_view *v, int64_t K, int64_t J, int 
   const int64_t c0 = K * v->nb, r1 = min64(v->m, c0 + v->nb);
   const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt; // tiles L(K,K) and U(K,J)
-  const view L{v->a[tl], 0, 1, v->lda[tl]}, U{v->a[tu], 0, 1, v->lda[tu]};
+  const view L = v->lc ? view{v->lc[K], 0, 1, v->ldlc[K]} : view{v->a[tl], 0, 1, v->lda[tl]};
+  const view U{v->a[tu], 0, 1, v->lda[tu]};
+  const left_l l{*v, K}; // block row K of L, wherever it is
   std::vector<exstar_bdd> st((size_t)((r1 - c0) * nc)); // local copies: the state handle is read-only
   for (int64_t j = j0; j < j1; ++j)
     for (int64_t i = c0; i < r1; ++i) st[(size_t)((i - c0) + (j - j0) * (r1 - c0))] = t.s(i, j);
@@ -201,10 +231,10 @@ int64_t exstar_cpu_lu_urow(const exstar_tile_view *v, int64_t K, int64_t J, int 
       for (int64_t i = g0; i < g1; ++i) {
         double y;
         const exstar_bdd &d = st[(size_t)((i - c0) + (j - j0) * (r1 - c0))];
-        if (exact_only || !checked_sum(d, g0, i, [&](int64_t k) { return t.a(i, k); },
+        if (exact_only || !checked_sum(d, g0, i, [&](int64_t k) { return l(i, k); },
                                        [&](int64_t k) { return t.a(k, j); }, &y)) {
           ++repaired;
-          y = exact_sum(t.a(i, j), i, [&](int64_t k) { return t.a(i, k); }, [&](int64_t k) { return t.a(k, j); });
+          y = exact_sum(t.a(i, j), i, [&](int64_t k) { return l(i, k); }, [&](int64_t k) { return t.a(k, j); });
         }
         t.a(i, j) = y;
       }

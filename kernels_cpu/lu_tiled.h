@@ -26,19 +26,33 @@ struct exstar_tile_view {
   const int64_t *lda;                  /* its leading dimension */
   struct exstar_gemm_state_entry *const *st; /* its state (NULL: not given) */
   const int64_t *ldst;
+  /* The column copies of L (NULL: none; then L left of a panel is read from the tiles, which
+   * must hold it in the current row order). lc[K]: block column K of the factors as panel K
+   * left it, rows [K nb, m) in the order after panel K's interchanges, never interchanged again
+   * (leading dimension ldlc[K]); perm[K]: 2m int32, the row order after panel K: perm[K][r] is
+   * the original row at position r, perm[K][m + o] the position of original row o. A row's
+   * entries of L left of a panel are found through them. Arrays of nt entries, NULL where not
+   * given. */
+  double *const *lc;
+  const int64_t *ldlc;
+  int32_t *const *perm;
 };
 
 /* The panel of block column K: for each column j of it, in order, u(i,j) for the rows of block
  * row K above j, v(i) for the rows i >= j, the pivot, the interchange within the panel's tiles
  * and states (the columns left of the panel are NOT interchanged here: exstar_cpu_lu_laswp does
  * that afterwards; the panel reads them through its own record of the interchanges), l(i,j).
- * Needs the panel tiles and states (I >= K, K), the tiles left of it (I >= K, J < K) and above
- * it (I < K, K). ipiv[j - K nb] := p + 1 (global 1-based row). *info := the first j+1 whose
- * pivot is zero (0: none). Returns the number of entries computed by the exact path. */
+ * Needs the panel tiles and states (I >= K, K) and the tiles above it (I < K, K); L left of it
+ * from the column copies lc[0..K-1] through perm[0..K-1] when the view has them, else from the
+ * tiles (I >= K, J < K). With lc[K] / perm[K] given it writes them (the column as it leaves
+ * the panel, the row order after it). ipiv[j - K nb] := p + 1 (global 1-based row). *info :=
+ * the first j+1 whose pivot is zero (0: none). Returns the number of entries computed by the
+ * exact path. */
 int64_t exstar_cpu_lu_panel(const struct exstar_tile_view *v, int64_t K, int32_t *ipiv, int64_t *info,
                             int exact_only);
 /* Block row K of U in block column J > K: u(i,j) := RN(st(i,j) − Σ_{K nb <= k < i} l(i,k)·u(k,j)),
- * i increasing (unit lower L(K,K)). Needs tiles (K, 0..K), (0..K, J) and the state of (K, J).
+ * i increasing (unit lower L(K,K)). Needs tiles (0..K, J), the state of (K, J), and L's block
+ * row K: lc[0..K] with perm[0..K] when the view has them, else the tiles (K, 0..K).
  * Returns the number of entries computed by the exact path. */
 int64_t exstar_cpu_lu_urow(const struct exstar_tile_view *v, int64_t K, int64_t J, int exact_only);
 /* The interchanges of panel K (ipiv as written by the panel) applied to block column J, rows

@@ -75,13 +75,20 @@ constexpr int kExactBatch = 8; // terms a lane loads ahead in the exact path
 
 __host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// The tile grid in device memory.
+// The tile grid in device memory, and L's column copies (exstar_cuda_tiles::lc; NULL: none)
+// with the task's row map: for a row r of the task's rows [rm0, ..) and a block column tk < rmk,
+// the row of r in lc[tk] is rmap[tk * rmld + (r − rm0)] (relative to lc[tk]'s first row, tk nb);
+// for tk >= rmk it is r itself (the task's own block column).
 struct dgrid {
   int64_t m, n, nb, mt, nt;
   double *const *a;
   const int64_t *lda;
   exstar_bdd *const *st;
   const int64_t *ldst;
+  double *const *lc;
+  const int64_t *ldlc;
+  const int32_t *rmap;
+  int64_t rm0, rmld, rmk;
   __device__ double &at(int64_t r, int64_t c) const
   {
     const int64_t t = r / nb + (c / nb) * mt;
@@ -131,8 +138,16 @@ __device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
   const int64_t ti = r / g.nb, tj = j / g.nb, mt = g.mt;
   double *const *a = g.a;
   const int64_t *lda = g.lda;
+  double *const *lc = g.lc;
+  const int64_t *ldlc = g.ldlc;
+  const int32_t *rmap = g.rmap ? g.rmap + (r - g.rm0) : nullptr;
+  const int64_t rmld = g.rmld, rmk = g.rmk;
   auto l = [=](int64_t k) {
     const uint32_t tk = (uint32_t)k / nb;
+    if (lc) { // the column copy of block column tk, the row where it stands there
+      const int64_t s = (int64_t)tk < rmk ? (int64_t)rmap[(int64_t)tk * rmld] : r - (int64_t)tk * nb;
+      return lc[tk][s + (int64_t)((uint32_t)k - tk * nb) * ldlc[tk]];
+    }
     const int64_t tl = ti + (int64_t)tk * mt;
     return a[tl][ri + ((uint32_t)k - tk * nb) * lda[tl]];
   };
@@ -361,12 +376,17 @@ void keep_pool()
 struct scratch {
   dgrid g;
   char *base = nullptr, *extra = nullptr;
-  cudaError_t make(const exstar_cuda_tiles *v, size_t extra_bytes, cudaStream_t stream)
+  // rows x kmap int32 of row map (dgrid::rmap) for the rows [r0, r0 + rows) in the order after
+  // panel T, when the view has column copies (else none): see row_map.
+  cudaError_t make(const exstar_cuda_tiles *v, size_t extra_bytes, cudaStream_t stream, int64_t r0 = 0,
+                   int64_t rows = 0, int64_t kmap = 0)
   {
     keep_pool();
-    const size_t t = (size_t)(v->mt * v->nt), arrays = 4 * t * sizeof(void *);
+    const size_t t = (size_t)(v->mt * v->nt), c = (size_t)v->nt;
+    const size_t arrays = (4 * t + 3 * c) * sizeof(void *);
     const size_t head = (arrays + 255) / 256 * 256;
-    cudaError_t e = cudaMallocAsync((void **)&base, head + extra_bytes, stream);
+    const size_t map_bytes = v->lc ? ((size_t)(rows * kmap) * sizeof(int32_t) + 255) / 256 * 256 : 0;
+    cudaError_t e = cudaMallocAsync((void **)&base, head + map_bytes + extra_bytes, stream);
     if (e != cudaSuccess) return e;
     char *h = (char *)std::malloc(arrays);
     if (!h) return cudaErrorMemoryAllocation;
@@ -374,18 +394,53 @@ struct scratch {
     std::memcpy(h + t * sizeof(void *), v->lda, t * sizeof(int64_t));
     std::memcpy(h + 2 * t * sizeof(void *), v->st, t * sizeof(void *));
     std::memcpy(h + 3 * t * sizeof(void *), v->ldst, t * sizeof(int64_t));
+    char *hc = h + 4 * t * sizeof(void *);
+    if (v->lc) {
+      std::memcpy(hc, v->lc, c * sizeof(void *));
+      std::memcpy(hc + c * sizeof(void *), v->ldlc, c * sizeof(int64_t));
+      std::memcpy(hc + 2 * c * sizeof(void *), v->perm, c * sizeof(void *));
+    } else {
+      std::memset(hc, 0, 3 * c * sizeof(void *));
+    }
     // from pageable memory: the driver stages h before returning, so it is freed at once (a
     // cudaLaunchHostFunc to free it held the stream for a round trip through the driver's
     // callback thread at every call)
     e = cudaMemcpyAsync(base, h, arrays, cudaMemcpyHostToDevice, stream);
     std::free(h);
-    g = dgrid{v->m, v->n, v->nb, v->mt, v->nt, (double *const *)base, (const int64_t *)(base + t * sizeof(void *)),
-              (exstar_bdd *const *)(base + 2 * t * sizeof(void *)), (const int64_t *)(base + 3 * t * sizeof(void *))};
-    extra = base + head;
+    char *dc = base + 4 * t * sizeof(void *);
+    g = dgrid{v->m,
+              v->n,
+              v->nb,
+              v->mt,
+              v->nt,
+              (double *const *)base,
+              (const int64_t *)(base + t * sizeof(void *)),
+              (exstar_bdd *const *)(base + 2 * t * sizeof(void *)),
+              (const int64_t *)(base + 3 * t * sizeof(void *)),
+              v->lc ? (double *const *)dc : nullptr,
+              (const int64_t *)(dc + c * sizeof(void *)),
+              v->lc ? (const int32_t *)(base + head) : nullptr,
+              r0,
+              rows,
+              kmap};
+    perms = (int32_t *const *)(dc + 2 * c * sizeof(void *));
+    extra = base + head + map_bytes;
     return e;
   }
+  int32_t *const *perms = nullptr; // the row orders (device array of device pointers)
   cudaError_t release(cudaStream_t stream) { return base ? cudaFreeAsync(base, stream) : cudaSuccess; }
 };
+
+// dgrid::rmap for the rows [rm0, rm0 + rmld) in the order after panel T: the row of each in the
+// column copies of the block columns tk < rmk (perms: the row orders, device pointers).
+__global__ void row_map_kernel(dgrid g, int32_t *const *perms, int64_t T)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= g.rmld * g.rmk) return;
+  const int64_t tk = x / g.rmld, r = g.rm0 + x % g.rmld;
+  const int32_t o = perms[T][r];
+  const_cast<int32_t *>(g.rmap)[x] = perms[tk][g.m + o] - (int32_t)(tk * g.nb);
+}
 
 int status(cudaError_t e)
 {
@@ -442,6 +497,10 @@ struct panel_ctx {
   int32_t *dead; // dead[r − c0]: row r was a pivot (its owner's alone)
   cand *parts;   // [2][nparts]: each block's winner, by the column's parity
   int32_t *ipiv;
+  double *lc;             // the column copy to write (rows [c0, m) in the final order), or NULL
+  int64_t ldlc;
+  int32_t *perm;          // the row order after the panel to write (2m), or NULL
+  const int32_t *perm0;   // the row order before it (NULL: the first panel, the identity)
   int64_t c0, c1, m, rows, nparts;
   int exact_only;
   unsigned long long *rep;
@@ -740,11 +799,24 @@ __global__ void panel_copy_kernel(panel_ctx c, int back)
   const int64_t r = c.c0 + x % c.rows, j = c.c0 + x / c.rows;
   if (back) {
     c.g.at(c.lpos[r - c.c0], j) = c.a(r, j);
+    if (c.lc) c.lc[(c.lpos[r - c.c0] - c.c0) + (j - c.c0) * c.ldlc] = c.a(r, j);
   } else {
     c.a(r, j) = c.g.at(r, j);
     c.s(r, j) = c.g.s(r, j);
     if (j == c.c0) c.lpos[r - c.c0] = r, c.dead[r - c.c0] = 0;
   }
+}
+
+// The row order after the panel (panel_ctx::perm): row r (< c0: in place; else physical, its
+// final position lpos) holds the original row that r held before the panel.
+__global__ void panel_perm_kernel(panel_ctx c)
+{
+  const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= c.m) return;
+  const int64_t after = r < c.c0 ? r : c.lpos[r - c.c0];
+  const int32_t o = c.perm0 ? c.perm0[r] : (int32_t)r;
+  c.perm[after] = o;
+  c.perm[c.m + o] = (int32_t)after;
 }
 
 // The panel's blocks in a cooperative launch (0: none): one on each of half the device's
@@ -793,10 +865,13 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   const size_t kbytes = (size_t)w * sizeof(int64_t), lbytes = (size_t)rows * sizeof(int64_t);
   const size_t dbytes = ((size_t)rows * sizeof(int32_t) + 15) / 16 * 16, cbytes = 2 * (size_t)nblocks * sizeof(cand);
   scratch sc;
-  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + cbytes, stream);
+  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + cbytes, stream, c0, rows, K);
   if (e != cudaSuccess) return status(e);
+  if (v->lc && K > 0) row_map_kernel<<<blocks_for(rows * K, 256), 256, 0, stream>>>(sc.g, sc.perms, K - 1);
   panel_ctx c;
   c.g = sc.g;
+  c.lc = v->lc ? v->lc[K] : nullptr, c.ldlc = v->lc ? v->ldlc[K] : 0;
+  c.perm = v->perm ? v->perm[K] : nullptr, c.perm0 = v->perm && K > 0 ? v->perm[K - 1] : nullptr;
   char *x = sc.extra;
   c.S = (exstar_bdd *)x, x += sbytes;
   c.P = (double *)x, x += pbytes;
@@ -817,6 +892,7 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
       panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
   }
   if (e == cudaSuccess) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
+  if (e == cudaSuccess && c.perm) panel_perm_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(c);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
@@ -838,11 +914,13 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   const int64_t ne = r * ((r + kGroup - 1) / kGroup);
   const size_t ea_bytes = ((size_t)ne * sizeof(int) + 255) / 256 * 256;
   scratch sc;
-  cudaError_t e = sc.make(v, ea_bytes + (in_shared ? 0 : col_bytes * (size_t)nc), stream);
+  cudaError_t e = sc.make(v, ea_bytes + (in_shared ? 0 : col_bytes * (size_t)nc), stream, c0, r, K);
   if (e != cudaSuccess) return status(e);
+  if (v->lc && K > 0) row_map_kernel<<<blocks_for(r * K, 256), 256, 0, stream>>>(sc.g, sc.perms, K);
   urow_ctx c;
   c.g = sc.g;
-  c.U = v->a[tu], c.ldu = v->lda[tu], c.L = v->a[tl], c.ldl = v->lda[tl];
+  c.U = v->a[tu], c.ldu = v->lda[tu];
+  c.L = v->lc ? v->lc[K] : v->a[tl], c.ldl = v->lc ? v->ldlc[K] : v->lda[tl]; // L(K, K)
   c.st = (const exstar_bdd *)v->st[tu], c.ldst = v->ldst[tu];
   c.S = in_shared ? nullptr : (exstar_bdd *)(sc.extra + ea_bytes), c.lds = r;
   c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired, c.ea = (const int *)sc.extra;

@@ -36,9 +36,15 @@ typedef struct {
   const int64_t *lda;
   void *const *st;
   const int64_t *ldst;
+  /* The column copies of L and the row orders (exstar_tile_view's lc, ldlc, perm): HOST arrays
+   * of nt entries holding DEVICE pointers; lc NULL: none (L from the tiles). */
+  double *const *lc;
+  const int64_t *ldlc;
+  int32_t *const *perm;
 } exstar_cuda_tiles;
 
-/* As exstar_cpu_lu_panel (same inputs, same bits of the tiles and of ipiv, a DEVICE array).
+/* As exstar_cpu_lu_panel (same inputs, same bits of the tiles, of ipiv, a DEVICE array, and of
+ * the column copy and row order when given).
  * repaired (DEVICE, may be NULL): += the number of entries computed by the exact path. The
  * panel's states are left spent, as the CPU kernel leaves them. */
 int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,

@@ -148,6 +148,8 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   d.drop_checks();
   if (int s = d.add_checks()) return s;
   d.panel_where = exstar_rt::panel_where();
+  d.add_copies(); // L's column copies: scratch of this factorization
+  d.place_on_gpus(false);
   return exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
 }
 

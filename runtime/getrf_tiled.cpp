@@ -19,12 +19,14 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// One process: StarPU's own task insertion; every task runs here.
+// One process: StarPU's own task insertion; every task runs here, on the workers of its GPU
+// when the graph places it on one.
 struct local_submit {
   template <class... A>
-  int task(int, unsigned long long where, starpu_codelet *cl, A... args)
+  int task(const tiled_graph::place &p, starpu_codelet *cl, A... args)
   {
-    if (where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, where, args..., 0);
+    if (p.gpu) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args..., 0);
+    if (p.where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, args..., 0);
     return starpu_task_insert(cl, args..., 0);
   }
   bool runs_here(int) const { return true; }
@@ -85,6 +87,8 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
     }
   if (with_states && home)
     if (int s = add_checks()) return s;
+  if (with_states) add_copies();
+  place_on_gpus(!with_states);
   pivots.assign((size_t)kt, nullptr);
   for (int64_t K = 0; K < kt; ++K) {
     const uint32_t len = (uint32_t)min64(nb, min64(m, n) - K * nb);
@@ -101,6 +105,31 @@ int tiled_desc::add_checks()
   status_buf[0] = 0, status_buf[1] = UINT64_MAX;
   starpu_vector_data_register(&status, STARPU_MAIN_RAM, (uintptr_t)status_buf, 2, sizeof(uint64_t));
   return EXSTAR_SUCCESS;
+}
+
+void tiled_desc::add_copies()
+{
+  for (auto *hs : {&lcols, &perms})
+    for (starpu_data_handle_t &h : *hs)
+      if (h) starpu_data_unregister_submit(h), h = nullptr;
+  lcols.assign((size_t)kt, nullptr), perms.assign((size_t)kt, nullptr);
+  for (int64_t K = 0; K < kt; ++K) {
+    const int64_t rows = m - K * nb, cols = min64(nb, n - K * nb);
+    starpu_matrix_data_register(&lcols[(size_t)K], -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols,
+                                sizeof(double));
+    starpu_vector_data_register(&perms[(size_t)K], -1, 0, (uint32_t)(2 * m), sizeof(int32_t));
+  }
+}
+
+void tiled_desc::place_on_gpus(bool plain)
+{
+  gpu_masks.clear();
+  const bool cuda = plain ? exstar_lu_plain_panel_cl.cuda_funcs[0] && exstar_lu_plain_urow_cl.cuda_funcs[0] &&
+                                exstar_lu_plain_gemm_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0]
+                          : panel_where == STARPU_CUDA;
+  if (!cuda) return;
+  gpu_masks = gpu_worker_masks();
+  if (gpu_masks.size() < 2) gpu_masks.clear(); // one GPU: StarPU's choice is the same
 }
 
 void tiled_desc::drop_checks()
@@ -128,8 +157,9 @@ void tiled_desc::destroy()
   }
   for (starpu_data_handle_t &h : pivots)
     if (h) starpu_data_unregister(h), h = nullptr;
-  for (starpu_data_handle_t &h : states)
-    if (h) starpu_data_unregister_submit(h), h = nullptr;
+  for (auto *hs : {&states, &lcols, &perms})
+    for (starpu_data_handle_t &h : *hs)
+      if (h) starpu_data_unregister_submit(h), h = nullptr;
   for (starpu_data_handle_t &h : tiles) {
     if (h && own_tiles) starpu_data_unregister(h);
     h = nullptr;
@@ -162,11 +192,11 @@ unsigned long long panel_where()
 // the panel path runs.
 static int insert_checks(local_submit &ins, const char *who, const tiled_desc &d)
 {
-  const unsigned long long where = tiled_graph::gpu_only(d, exstar_lu_check_cl);
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
       const int64_t ndiag = I == J ? min64(min64(d.nb, d.m - I * d.nb), d.n - J * d.nb) : 0, diag0 = I * d.nb;
-      int ret = ins.task(-1, where, &exstar_lu_check_cl, STARPU_R, d.tile(I, J), STARPU_RW | STARPU_COMMUTE, d.status,
+      const tiled_graph::place on = tiled_graph::of_column(d, J, -1, tiled_graph::gpu_only(d, exstar_lu_check_cl));
+      int ret = ins.task(on, &exstar_lu_check_cl, STARPU_R, d.tile(I, J), STARPU_RW | STARPU_COMMUTE, d.status,
                          STARPU_VALUE, &ndiag, sizeof ndiag, STARPU_VALUE, &diag0, sizeof diag0, STARPU_NAME,
                          "exstar_lu_check");
       if (ret != 0) return submit_status(ret, who);

@@ -12,6 +12,19 @@ namespace exstar_rt {
 struct tiled_desc {
   int64_t m = 0, n = 0, nb = 0, mt = 0, nt = 0, kt = 0; /* kt: panels, ceil(min(m,n)/nb) */
   std::vector<starpu_data_handle_t> tiles, states, pivots;
+  /* The exact graph's copies of L (empty: the plain graph). lcols[K]: block column K of the
+   * factors as panel K leaves it (rows [K nb, m), in the order after panel K), written once by
+   * panel K and never interchanged, so a copy of it moves to a GPU or a process once: the
+   * updates of step K read it, and the exact path of the later panels and U rows finds a row's
+   * L in it through perms[K] (2m int32: the row order after panel K and its inverse). */
+  std::vector<starpu_data_handle_t> lcols, perms;
+  /* Several GPUs: the CUDA workers of each (StarPU worker bitmaps, STARPU_TASK_WORKERIDS). Every
+   * task of block column J runs on GPU J mod gpus, panel K on GPU K mod gpus, so that tiles and
+   * states stay where they are and only L's columns and the pivots travel. Empty: one GPU or
+   * none (StarPU places every task). */
+  std::vector<std::vector<uint32_t>> gpu_masks;
+  int64_t gpu_div = 1; /* block column J runs on GPU (J / gpu_div) mod gpus (a process's columns
+                          are every Q-th under StarPU-MPI) */
   /* The factorization's status (exstar_lu_check_cl: NaN/inf seen, first zero on U's diagonal),
    * every tile's check added in where the tile is; NULL: none (the plain baseline, distributed
    * runs). One handle: the drivers wait on it once, not once a tile. */
@@ -38,6 +51,18 @@ struct tiled_desc {
              bool home = true);
   /* Registers the status handle (home: status_buf, {0, UINT64_MAX}). */
   int add_checks();
+  /* Registers (anew) lcols and perms, scratch without a home. */
+  void add_copies();
+  /* Fills gpu_masks when there are several GPUs and the graph's tasks run on them (plain: the
+   * plain graph's codelets), else leaves it empty. */
+  void place_on_gpus(bool plain);
+  /* Where the tasks of block column J run (gpu_masks), as STARPU_TASK_WORKERIDS wants it. */
+  const uint32_t *gpu_mask(int64_t J, unsigned *len) const
+  {
+    if (gpu_masks.empty()) return *len = 0, nullptr;
+    const std::vector<uint32_t> &w = gpu_masks[(size_t)((J / gpu_div) % (int64_t)gpu_masks.size())];
+    return *len = (unsigned)w.size(), w.data();
+  }
   /* Unregisters it (waits for its tasks) and frees status_buf. */
   void drop_checks();
   /* Waits for the status tasks and combines them: *info := the first zero on U's diagonal

@@ -1,20 +1,31 @@
 /* The tiled exact LU's task graph on tile indices, written once for one process
  * (runtime/getrf_tiled.cpp) and for StarPU-MPI (runtime/mpi/getrf.cpp). Per panel K:
  *   panel(K)             the unblocked chain on block column K            (priority: top)
+ *                        (exact: also writes lcols[K], L's column as it leaves the panel, and
+ *                        perms[K], the row order after it)
  *   laswp(K, J), J < K   the panel's interchanges on the L tiles left of it
  *   laswp(K, J), J > K   ... on the tiles and states right of it
  *   urow(K, J), J > K    block row K of U from its state and L(K, K)
  *   gemm(I, J), I,J > K  state(I, J) −= L(I, K)·U(K, J), Level-3 fast      (block column K+1: high)
  * Every entry of L and U is rounded once from its state plus the panel's terms when the bound
- * proves it, else from the exact sum of all its terms (the kernels read them from the tiles the
+ * proves it, else from the exact sum of all its terms (the kernels read them from the buffers the
  * task was given: the row of L, the column of U, the original a(i,j)). So the bits are the
  * unblocked definition's for every nb, scheduler, worker mix and number of processes.
  *
- * Submit is the inserter: task(on, where, cl, args...) submits one task (on: the rank that must
- * run it, or -1 for StarPU-MPI's owner rule, one process ignores it; where: the worker kinds
- * that may run it, STARPU_EXECUTE_WHERE, 0 for the codelet's own), runs_here(on) says whether
- * this process runs a task placed on rank `on` (a task it does not run never sees its
- * STARPU_CL_ARGS block, which the graph then frees). */
+ * What moves. The exact path of a panel or a U row may need any row of L to its left, so those
+ * tasks read L from the column copies lcols[0..K], which are written once and never
+ * interchanged: a GPU or a process receives each copy once (the updates of step K read
+ * lcols[K] too), instead of the L tiles again after every laswp. Tiles and states of block
+ * column J are written by the tasks of block column J alone, so with one owner per block
+ * column (1D block-cyclic: gpu_masks in one process, a 1 x Q grid over processes) no tile,
+ * state or interchange crosses between owners; L's columns and the pivots do, as in the plain
+ * graph. docs/distributed.md has the volumes.
+ *
+ * Submit is the inserter: task(place, cl, args...) submits one task (place: the rank that must
+ * run it, or -1 for StarPU-MPI's owner rule, one process ignores it; the worker kinds that may
+ * run it, STARPU_EXECUTE_WHERE, 0 for the codelet's own; the workers of the GPU it belongs to,
+ * or none), runs_here(rank) says whether this process runs a task placed on that rank (a task it
+ * does not run never sees its STARPU_CL_ARGS block, which the graph then frees). */
 #ifndef EXSTAR_RUNTIME_GETRF_TILED_GRAPH_H
 #define EXSTAR_RUNTIME_GETRF_TILED_GRAPH_H
 #include "runtime/internal.h"
@@ -29,6 +40,25 @@ namespace exstar_rt {
 namespace tiled_graph {
 
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// Where a task runs: a rank (-1: StarPU-MPI's owner rule), worker kinds (0: the codelet's), the
+// workers of one GPU (NULL: any).
+struct place {
+  int rank;
+  unsigned long long where;
+  const uint32_t *gpu;
+  unsigned len;
+};
+
+// The place of a task of block column J (a panel: J = K) on rank `rank`: the workers of its GPU
+// when the descriptor spreads block columns over GPUs, else `where`.
+inline place of_column(const tiled_desc &d, int64_t J, int rank, unsigned long long where)
+{
+  place p{rank, where, nullptr, 0};
+  p.gpu = d.gpu_mask(J, &p.len);
+  if (p.gpu) p.where = STARPU_CUDA;
+  return p;
+}
 
 // Where a state task runs when the panel path is on the GPU: there too, if the codelet has a
 // CUDA function. A state is 32 bytes an entry: an update moved to a CPU worker moves 16 MB of a
@@ -61,8 +91,9 @@ struct tiled_task {
     if (!h) return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
     *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size()};
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
-    // the panel path's place (tiled_desc::panel_where), else wherever the codelet runs
-    int ret = ins.task(on, d.panel_where, cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
+    // the panel path's place (tiled_desc::panel_where, the GPU of block column J), else
+    // wherever the codelet runs
+    int ret = ins.task(of_column(d, J, on, d.panel_where), cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
                        STARPU_CL_ARGS, h, size, STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
     if (!ins.runs_here(on)) std::free(h);
     return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
@@ -77,11 +108,20 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
       exstar_state_args a;
       std::memset(&a, 0, sizeof a);
       a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
-      int ret = ins.task(-1, gpu_only(d, exstar_state_init_cl), &exstar_state_init_cl, STARPU_R, d.tile(I, J),
+      int ret = ins.task(of_column(d, J, -1, gpu_only(d, exstar_state_init_cl)), &exstar_state_init_cl, STARPU_R, d.tile(I, J),
                          STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;
+}
+
+// L's column copies and row orders of the panels before `upto`.
+inline void add_copies(tiled_task &t, const tiled_desc &d, int64_t upto, enum starpu_data_access_mode mode)
+{
+  for (int64_t L = 0; L < upto; ++L) {
+    t.add(d.lcols[(size_t)L], mode, 0, L, EXSTAR_LU_LCOL);
+    t.add(d.perms[(size_t)L], mode, 0, L, EXSTAR_LU_PERM);
+  }
 }
 
 template <class Submit>
@@ -90,12 +130,14 @@ int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exac
   tiled_task t;
   for (int64_t I = K; I < d.mt; ++I) {
     t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
-    if (plain) continue; // LAPACK's panel reads nothing else
-    t.add(d.state(I, K), STARPU_RW, I, K, EXSTAR_LU_STATE);
-    for (int64_t J = 0; J < K; ++J) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
+    if (!plain) t.add(d.state(I, K), STARPU_R, I, K, EXSTAR_LU_STATE); // read: the kernels take a copy
   }
-  if (!plain)
+  if (!plain) { // LAPACK's panel reads nothing else
     for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
+    add_copies(t, d, K, STARPU_R); // L left of the panel, for the exact path
+    t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
+    t.add(d.perms[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_PERM);
+  }
   t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
   return t.submit(ins, d.rank(K, K), plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K,
                   STARPU_MAX_PRIO, exact_only, who);
@@ -129,7 +171,7 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
     return t.submit(ins, d.rank(K, J), &exstar_lu_plain_urow_cl, d, K, J, prio, exact_only, who);
   }
   t.add(d.state(K, J), STARPU_R, K, J, EXSTAR_LU_STATE);
-  for (int64_t L = 0; L <= K; ++L) t.add(d.tile(K, L), STARPU_R, K, L, EXSTAR_LU_TILE);
+  add_copies(t, d, K + 1, STARPU_R); // block row K of L: L(K, K) and, for the exact path, left of it
   for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
   return t.submit(ins, d.rank(K, J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
 }
@@ -141,17 +183,18 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
   int ret;
   if (plain) {
-    ret = ins.task(-1, 0, &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J), STARPU_RW,
-                   d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
+    ret = ins.task(of_column(d, J, -1, 0), &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J),
+                   STARPU_RW, d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
   } else {
     exstar_gemm_args a;
     std::memset(&a, 0, sizeof a);
     a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
     a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
     a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
-    ret = ins.task(-1, gpu_only(d, exstar_state_gemm_cl), &exstar_state_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R,
-                   d.tile(K, J), STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio,
-                   STARPU_NAME, "exstar_lu_gemm");
+    a.ia = (I - K) * d.nb;                          // L(I, K) in the column copy
+    ret = ins.task(of_column(d, J, -1, gpu_only(d, exstar_state_gemm_cl)), &exstar_state_gemm_cl, STARPU_R,
+                   d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a,
+                   STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
   }
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
 }

@@ -4,6 +4,7 @@
 #define EXSTAR_RUNTIME_INTERNAL_H
 #include "include/exstar/exstar.h"
 #include <functional>
+#include <vector>
 
 extern "C" {
 /* Records status and message for exstar_last_error(); returns status. */
@@ -44,6 +45,10 @@ starpu_data_handle_t register_scalar(double *x);
 /* A new zeroed array of count accumulators (count >= 1, checked by the caller) with the
  * reduction methods and exstar's accumulator mark (check_handles.h); *accs is NULL on error. */
 int register_accs(const char *who, starpu_data_handle_t *accs, int64_t count);
+
+/* The CUDA workers of each GPU, as StarPU worker bitmaps (STARPU_TASK_WORKERIDS), GPUs in the
+ * order of their first worker (runtime/gpus.cpp). Owner-computes placement on several GPUs. */
+std::vector<std::vector<uint32_t>> gpu_worker_masks();
 
 } // namespace exstar_rt
 #endif

@@ -135,10 +135,12 @@ static int check_gemm_args(const char *who, char transa, char transb, int64_t m,
   return EXSTAR_SUCCESS;
 }
 
+// gpu (len words): the workers that may run it (NULL: any).
 static int insert_gemm_like(const char *who, starpu_codelet *cl, enum starpu_data_access_mode cmode, char transa,
                             char transb, int64_t m, int64_t n, int64_t k, double alpha, double beta,
                             starpu_data_handle_t A, int64_t ia, int64_t ja, starpu_data_handle_t B, int64_t ib,
-                            int64_t jb, starpu_data_handle_t C, int64_t ic, int64_t jc)
+                            int64_t jb, starpu_data_handle_t C, int64_t ic, int64_t jc, const uint32_t *gpu = nullptr,
+                            unsigned len = 0)
 {
   exstar_gemm_args a;
   std::memset(&a, 0, sizeof a);
@@ -147,9 +149,24 @@ static int insert_gemm_like(const char *who, starpu_codelet *cl, enum starpu_dat
   a.m = m, a.n = n, a.k = k, a.alpha = alpha, a.beta = beta;
   a.ia = ia, a.ja = ja, a.ib = ib, a.jb = jb, a.ic = ic, a.jc = jc;
   a.exact_only = exact_only();
-  int ret = starpu_task_insert(cl, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
-                               cl->name, 0);
+  int ret = gpu ? starpu_task_insert(cl, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE, &a, sizeof a,
+                                     STARPU_TASK_WORKERIDS, len, gpu, STARPU_NAME, cl->name, 0)
+                : starpu_task_insert(cl, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
+                                     cl->name, 0);
   return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
+}
+
+// The GPU grid of a blocking gemm on several GPUs: pg x qg, as square as possible (tile (p, q)
+// of C on GPU (p mod pg)·qg + (q mod qg)); 0 x 0 with one GPU or none, or without the
+// CUDA kernels (then StarPU places every tile).
+static void gpu_grid(size_t gpus, unsigned *pg, unsigned *qg)
+{
+  *pg = *qg = 0;
+  if (gpus < 2 || !exstar_gemm_cl.cuda_funcs[0]) return;
+  unsigned p = 1;
+  for (unsigned d = 1; d * d <= gpus; ++d)
+    if (gpus % d == 0) p = d;
+  *pg = p, *qg = (unsigned)gpus / p;
 }
 
 int exstar_dgemm_insert(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
@@ -201,25 +218,33 @@ int exstar_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, doub
   const int64_t t = tile_edge(m, n);
   const unsigned pr = (unsigned)ceil_div(m, t), pc = (unsigned)ceil_div(n, t);
   partition(hC, pr, pc);
+  // A by the tile rows of C and B by its tile columns: a tile's task reads its k-long strips
+  // (a GPU starts on its first tile after 2·t·k words, not after all of A and B, and holds only
+  // the strips of its own tiles)
+  if (k > 0) partition(hA, is_notrans(transa) ? pr : 1, is_notrans(transa) ? 1 : pr);
+  if (k > 0) partition(hB, is_notrans(transb) ? 1 : pc, is_notrans(transb) ? pc : 1);
+  const std::vector<std::vector<uint32_t>> gpus = exstar_rt::gpu_worker_masks();
+  unsigned pg, qg;
+  gpu_grid(gpus.size(), &pg, &qg);
   int s = EXSTAR_SUCCESS;
-  int64_t j0 = 0;
   for (unsigned q = 0; q < pc && s == EXSTAR_SUCCESS; ++q) {
-    int64_t i0 = 0, nt = 0;
     for (unsigned p = 0; p < pr && s == EXSTAR_SUCCESS; ++p) {
       starpu_data_handle_t tile = starpu_data_get_sub_data(hC, 2, p, q);
-      const int64_t mt = (int64_t)starpu_matrix_get_nx(tile);
-      nt = (int64_t)starpu_matrix_get_ny(tile);
-      const int64_t ia = is_notrans(transa) ? i0 : 0, ja = is_notrans(transa) ? 0 : i0;
-      const int64_t ib = is_notrans(transb) ? 0 : j0, jb = is_notrans(transb) ? j0 : 0;
+      const int64_t mt = (int64_t)starpu_matrix_get_nx(tile), nt = (int64_t)starpu_matrix_get_ny(tile);
+      starpu_data_handle_t a = hA, b = hB;
+      if (k > 0) {
+        a = is_notrans(transa) ? starpu_data_get_sub_data(hA, 2, p, 0) : starpu_data_get_sub_data(hA, 2, 0, p);
+        b = is_notrans(transb) ? starpu_data_get_sub_data(hB, 2, 0, q) : starpu_data_get_sub_data(hB, 2, q, 0);
+      }
+      const std::vector<uint32_t> *on = pg ? &gpus[(p % pg) * qg + q % qg] : nullptr;
       const bool w = beta == 0.0;
       s = insert_gemm_like(who, w ? &exstar_gemm_w_cl : &exstar_gemm_cl, w ? STARPU_W : STARPU_RW, transa, transb, mt,
-                           nt, k, alpha, beta, hA, k > 0 ? ia : 0, k > 0 ? ja : 0, hB, k > 0 ? ib : 0,
-                           k > 0 ? jb : 0, tile, 0, 0);
-      i0 += mt;
+                           nt, k, alpha, beta, a, 0, 0, b, 0, 0, tile, 0, 0, on ? on->data() : nullptr,
+                           on ? (unsigned)on->size() : 0);
     }
-    j0 += nt;
   }
   unregister_partitioned(hC);
+  if (k > 0) starpu_data_unpartition(hB, STARPU_MAIN_RAM), starpu_data_unpartition(hA, STARPU_MAIN_RAM);
   starpu_data_unregister(hB);
   starpu_data_unregister(hA);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();

@@ -34,7 +34,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 installed_ok() {
   local lib="$PREFIX/lib/libstarpu-1.3.so"
-  [ -e "$lib" ] && [ -e "$PREFIX/lib/pkgconfig/starpu-1.3.pc" ] &&
+  [ -e "$lib" ] && [ -e "$PREFIX/lib/pkgconfig/starpu-1.3.pc" ] && [ -e "$PREFIX/lib/pkgconfig/starpumpi-1.3.pc" ] &&
     nm -D "$lib" 2>/dev/null | grep ' T starpu_cuda_get_local_stream$' >/dev/null
 }
 
@@ -192,7 +192,8 @@ fi
 # ---------------------------------------------------------------- 3. configure, build, install
 export PATH="$CUDA_HOME/bin:$PATH"
 CONF_ARGS=(--enable-cuda --enable-opencl --enable-maxcpus=64 --enable-maxcudadev=8
-           --disable-mpi --disable-build-doc --disable-build-examples --disable-build-tests
+           --enable-mpi --disable-mpi-check   # StarPU-MPI on Open MPI: GPU ranks (libexstar_mpi)
+           --disable-build-doc --disable-build-examples --disable-build-tests
            --disable-fortran --disable-socl --disable-starpufft
            --disable-static   # the static lib is 94 MB and doubles the compile time
            --with-cuda-dir="$CUDA_HOME"
@@ -215,6 +216,8 @@ grep -q '^#define STARPU_USE_CUDA 1' src/common/config.h ||
   die "configure did not enable CUDA (see $BUILD/configure.log and config.log)"
 grep -q '^#define STARPU_USE_OPENCL 1' src/common/config.h ||
   die "configure did not enable OpenCL (see $BUILD/configure.log and config.log)"
+grep -q '^#define STARPU_USE_MPI 1' src/common/config.h ||
+  die "configure did not enable StarPU-MPI (Open MPI's mpicc missing? see $BUILD/configure.log)"
 grep -q '^#define STARPU_MAXCPUS 64' src/common/config.h ||
   die "configure did not take --enable-maxcpus=64"
 

@@ -21,10 +21,11 @@ struct mpi_submit {
   MPI_Comm comm;
   int me;
   template <class... A>
-  int task(int on, unsigned long long where, starpu_codelet *cl, A... args)
+  int task(const exstar_rt::tiled_graph::place &p, starpu_codelet *cl, A... args)
   {
-    if (where) return on_node(on, cl, STARPU_EXECUTE_WHERE, where, args...);
-    return on_node(on, cl, args...);
+    if (p.gpu) return on_node(p.rank, cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args...);
+    if (p.where) return on_node(p.rank, cl, STARPU_EXECUTE_WHERE, p.where, args...);
+    return on_node(p.rank, cl, args...);
   }
   template <class... A>
   int on_node(int on, starpu_codelet *cl, A... args)
@@ -54,7 +55,8 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
   d.ranks.assign((size_t)(d.mt * d.nt), 0);
   home.tiles.assign(d.tiles.size(), nullptr);
   home.pivots.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(3 * d.mt * d.nt + 2 * d.kt);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(3 * d.mt * d.nt + 4 * d.kt);
+  d.gpu_div = Q; // this rank's block columns are J = q, q + Q, ...: they take its GPUs in turn
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
       const size_t t = (size_t)(I + J * d.mt);
@@ -76,6 +78,10 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
     starpu_vector_data_register(&home.pivots[(size_t)K], root ? STARPU_MAIN_RAM : -1,
                                 root ? (uintptr_t)(ipiv + K * d.nb) : 0, len, sizeof(int32_t));
     starpu_mpi_data_register(home.pivots[(size_t)K], tag++, 0);
+    if (!d.lcols.empty()) { // L's column copy and the row order: with the panel that writes them
+      starpu_mpi_data_register(d.lcols[(size_t)K], tag++, d.rank(K, K));
+      starpu_mpi_data_register(d.perms[(size_t)K], tag++, d.rank(K, K));
+    }
   }
   return EXSTAR_SUCCESS;
 }
@@ -140,6 +146,11 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int
   const int64_t shared[] = {m, n, nb, P, Q, plain ? 1 : 0, exact_only};
   if (int s = exstar_mpi_rt::same_everywhere(who, shared, 7)) return s;
   int s = check_local(who, me, m, n, A, lda, ipiv, info, nb);
+  // the LU's own default: one process row. A panel runs on one process and interchanges rows
+  // of whole block columns, so with one owner per block column neither a tile nor a state
+  // crosses processes: only L's column copies (and U's tiles on P > 1 grids) do
+  // (docs/distributed.md)
+  if (P == 0 && Q == 0) P = 1, Q = exstar_mpi_size();
   if (s == EXSTAR_SUCCESS) s = exstar_mpi_rt::resolve_grid(who, &P, &Q);
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
   *info = 0;

@@ -68,10 +68,14 @@ struct tiled {
   tiled &operator=(const tiled &) = delete;
   int64_t rows(int64_t I) const { return std::min(nb, m - I * nb); }
   int64_t cols(int64_t J) const { return std::min(nb, n - J * nb); }
-  exstar_tile_view host() const { return exstar_tile_view{m, n, nb, mt, nt, ha.data(), lda.data(), hst.data(), ldst.data()}; }
+  exstar_tile_view host() const
+  {
+    return exstar_tile_view{m, n, nb, mt, nt, ha.data(), lda.data(), hst.data(), ldst.data(), nullptr, nullptr, nullptr};
+  }
   exstar_cuda_tiles dev() const
   {
-    return exstar_cuda_tiles{m, n, nb, mt, nt, da.data(), lda.data(), (void *const *)dst.data(), ldst.data()};
+    return exstar_cuda_tiles{m, n, nb, mt, nt, da.data(), lda.data(), (void *const *)dst.data(), ldst.data(),
+                             nullptr, nullptr, nullptr};
   }
   void upload() const
   {
