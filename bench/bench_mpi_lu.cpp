@@ -22,6 +22,7 @@ struct options {
   int64_t n = 1024, nb = 0;
   int reps = 3;
   int ncpus = 1; // CPU workers per process
+  int P = 0, Q = 0; // the process grid (0 x 0: the LU's default, 1 x ranks)
   bool header = false;
 };
 
@@ -36,8 +37,12 @@ options parse(int argc, char **argv)
     else if (a == "--reps") o.reps = std::atoi(next());
     else if (a == "--ncpus") o.ncpus = std::atoi(next());
     else if (a == "--header") o.header = true;
+    else if (a == "--grid") {
+      const char *g = next();
+      if (std::sscanf(g, "%dx%d", &o.P, &o.Q) != 2) o.P = o.Q = -1;
+    }
     else {
-      std::fprintf(stderr, "usage: mpirun -np P exstar_bench_mpi_lu [--n N] [--nb NB] [--reps R] [--ncpus C] [--header]\n");
+      std::fprintf(stderr, "usage: mpirun -np P exstar_bench_mpi_lu [--n N] [--nb NB] [--reps R] [--ncpus C] [--grid PxQ] [--header]\n");
       std::exit(2);
     }
   }
@@ -69,7 +74,7 @@ void measure(const options &o, const char *name, getrf_fn f, const std::vector<d
     MPI_Barrier(MPI_COMM_WORLD);
     const size_t before = bytes_sent();
     const double t0 = MPI_Wtime();
-    int s = f(o.n, o.n, me == 0 ? A.data() : nullptr, o.n, ipiv.data(), &info, o.nb, 0, 0);
+    int s = f(o.n, o.n, me == 0 ? A.data() : nullptr, o.n, ipiv.data(), &info, o.nb, o.P, o.Q);
     const double t1 = MPI_Wtime();
     sent = bytes_sent() - before;
     if (s != EXSTAR_SUCCESS && me == 0) std::fprintf(stderr, "%s: %s\n", name, exstar_last_error());
@@ -80,8 +85,9 @@ void measure(const options &o, const char *name, getrf_fn f, const std::vector<d
   MPI_Reduce(&mine, &mx, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (me == 0)
-    std::printf("%d,%lld,%lld,%s,%.6g,%llu,%llu\n", exstar_mpi_size(), (long long)o.n,
-                (long long)(o.nb ? o.nb : exstar_default_tile(o.n, o.n)), name, t[t.size() / 2], mx, total);
+    std::printf("%d,%lld,%lld,%s,%.6g,%llu,%llu,%dx%d\n", exstar_mpi_size(), (long long)o.n,
+                (long long)(o.nb ? o.nb : exstar_default_tile(o.n, o.n)), name, t[t.size() / 2], mx, total,
+                o.P ? o.P : 1, o.Q ? o.Q : exstar_mpi_size());
 }
 
 } // namespace
@@ -105,7 +111,7 @@ int main(int argc, char **argv)
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     A0.resize((size_t)(o.n * o.n));
     for (double &a : A0) a = u(rng);
-    if (o.header) std::printf("ranks,n,nb,implementation,seconds,bytes_sent_max_rank,bytes_sent_total\n");
+    if (o.header) std::printf("ranks,n,nb,implementation,seconds,bytes_sent_max_rank,bytes_sent_total,grid\n");
   }
   measure(o, "exact", exstar_mpi_dgetrf, A0);
   measure(o, "plain-tiled", exstar_mpi_dgetrf_plain, A0);

@@ -59,7 +59,7 @@ fi
 
 # The orig tarball ships a generated configure: no autoconf/automake/libtool needed.
 pkgs=(build-essential dpkg-dev pkg-config binutils patch
-      libhwloc-dev ocl-icd-opencl-dev opencl-headers)
+      libhwloc-dev ocl-icd-opencl-dev opencl-headers libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] || missing+=("$p")
