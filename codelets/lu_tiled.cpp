@@ -38,9 +38,13 @@ void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view &t)
     if (b[q].kind == EXSTAR_LU_TILE) {
       t.a[x] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
       t.lda[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else if (b[q].kind == EXSTAR_LU_STATE) {
-      t.st[x] = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      t.ldst[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+    } else if (b[q].kind == EXSTAR_LU_STATE) { // a block column's states: tile (I, J)'s at row I nb
+      exstar_gemm_state_entry *col = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
+      const int64_t ld = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
+      for (int64_t I = 0; I < h->mt; ++I) {
+        t.st[(size_t)(I + b[q].J * h->mt)] = col + I * h->nb;
+        t.ldst[(size_t)(I + b[q].J * h->mt)] = ld;
+      }
     } else if (b[q].kind == EXSTAR_LU_LCOL) {
       t.lc[(size_t)b[q].J] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
       t.ldlc[(size_t)b[q].J] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
@@ -238,6 +242,59 @@ static void lu_plain_gemm_cuda(void *buffers[], void *)
       "exstar_lu_plain_gemm");
 }
 #endif
+// The plain update of a block column: a dgemm a tile below block row K.
+template <class Gemm> void plain_gemm_col(void *buffers[], void *cl_arg, Gemm gemm)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const int64_t tu = h->K + h->J * h->mt;
+  for (int64_t I = h->K + 1; I < h->mt; ++I) {
+    const int64_t ti = I + h->K * h->mt, tc = I + h->J * h->mt;
+    gemm(std::min(h->nb, h->m - I * h->nb), std::min(h->nb, h->n - h->J * h->nb), std::min(h->nb, h->n - h->K * h->nb),
+         t.a[ti], t.lda[ti], t.a[tu], t.lda[tu], t.a[tc], t.lda[tc]);
+  }
+}
+
+#ifdef EXSTAR_HAVE_LAPACK
+static void lu_plain_gemm_col_cpu(void *buffers[], void *cl_arg)
+{
+  plain_gemm_col(buffers, cl_arg, [](int64_t m, int64_t n, int64_t k, double *L, int64_t ldl, double *U, int64_t ldu,
+                                     double *C, int64_t ldc) { exstar_cpu_lu_plain_gemm(m, n, k, L, ldl, U, ldu, C, ldc); });
+}
+#else
+#define lu_plain_gemm_col_cpu nullptr
+#endif
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+static void lu_plain_gemm_col_cuda(void *buffers[], void *cl_arg)
+{
+  cudaStream_t s = starpu_cuda_get_local_stream();
+  int status = 0;
+  plain_gemm_col(buffers, cl_arg, [&](int64_t m, int64_t n, int64_t k, double *L, int64_t ldl, double *U, int64_t ldu,
+                                      double *C, int64_t ldc) {
+    if (status == 0) status = exstar_cuda_lu_plain_gemm(m, n, k, L, ldl, U, ldu, C, ldc, s);
+  });
+  exstar_codelet_cuda_check(status, "exstar_lu_plain_gemm_col");
+}
+#endif
+static struct starpu_perfmodel exstar_lu_plain_gemm_col_model;
+struct starpu_codelet exstar_lu_plain_gemm_col_cl = [] {
+  exstar_lu_plain_gemm_col_model.type = STARPU_HISTORY_BASED;
+  exstar_lu_plain_gemm_col_model.symbol = "exstar_lu_plain_gemm_col";
+  exstar_lu_plain_gemm_col_model.footprint = tiled_footprint;
+  struct starpu_codelet cl;
+  starpu_codelet_init(&cl);
+  cl.cpu_funcs[0] = lu_plain_gemm_col_cpu;
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+  cl.cuda_funcs[0] = lu_plain_gemm_col_cuda;
+  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
+#endif
+  cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
+  cl.model = &exstar_lu_plain_gemm_col_model;
+  cl.name = "exstar_lu_plain_gemm_col";
+  return cl;
+}();
+
 static struct starpu_perfmodel exstar_lu_plain_gemm_model;
 struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
   exstar_lu_plain_gemm_model.type = STARPU_HISTORY_BASED;

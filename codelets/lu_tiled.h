@@ -36,5 +36,8 @@ extern struct starpu_codelet exstar_lu_check_cl;
 extern struct starpu_codelet exstar_lu_plain_panel_cl;
 extern struct starpu_codelet exstar_lu_plain_urow_cl;
 extern struct starpu_codelet exstar_lu_plain_gemm_cl; /* R L(I,K), R U(K,J), RW A(I,J) */
+/* The same for a whole block column: R L(I, K) for I > K, R U(K, J), RW A(I, J) for I > K (a
+ * tiled task: args and buffers as the panel's). */
+extern struct starpu_codelet exstar_lu_plain_gemm_col_cl;
 
 #endif

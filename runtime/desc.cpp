@@ -36,7 +36,7 @@ exstar_desc new_desc(int64_t m, int64_t n, int64_t nb)
   d.m = m, d.n = n, d.nb = nb;
   d.mt = ceil_div(m, nb), d.nt = ceil_div(n, nb), d.kt = ceil_div(min64(m, n), nb);
   d.tiles.assign((size_t)(d.mt * d.nt), nullptr);
-  d.states.assign(d.tiles.size(), nullptr);
+  d.states.assign((size_t)d.nt, nullptr);
   return x;
 }
 
@@ -47,11 +47,10 @@ int add_states(const char *who, exstar_desc x)
 {
   exstar_rt::tiled_desc &d = x->d;
   for (int64_t J = 0; J < d.nt; ++J)
-    for (int64_t I = 0; I < d.mt; ++I)
-      if (int s = exstar_state_register(&d.state(I, J), rows_of(d, I), cols_of(d, J))) {
-        exstar_desc_destroy(x);
-        return exstar_set_error(s, "%s: %s", who, exstar_last_error());
-      }
+    if (int s = exstar_state_register(&d.state(J), d.m, cols_of(d, J))) {
+      exstar_desc_destroy(x);
+      return exstar_set_error(s, "%s: %s", who, exstar_last_error());
+    }
   return EXSTAR_SUCCESS;
 }
 

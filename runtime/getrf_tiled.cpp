@@ -73,18 +73,20 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
   at_home = home;
   panel_where = with_states ? exstar_rt::panel_where() : 0; // the plain baseline's panel is LAPACK's
   tiles.assign((size_t)(mt * nt), nullptr);
-  states.assign((size_t)(mt * nt), nullptr);
-  for (int64_t J = 0; J < nt; ++J)
+  states.assign((size_t)nt, nullptr);
+  for (int64_t J = 0; J < nt; ++J) {
+    const int64_t cols = min64(nb, n - J * nb);
     for (int64_t I = 0; I < mt; ++I) {
-      const int64_t rows = min64(nb, m - I * nb), cols = min64(nb, n - J * nb);
+      const int64_t rows = min64(nb, m - I * nb);
       if (home)
         starpu_matrix_data_register(&tile(I, J), STARPU_MAIN_RAM, (uintptr_t)(A + I * nb + J * nb * lda),
                                     (uint32_t)lda, (uint32_t)rows, (uint32_t)cols, sizeof(double));
       else
         starpu_matrix_data_register(&tile(I, J), -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols, sizeof(double));
-      if (with_states)
-        if (int s = exstar_state_register(&state(I, J), rows, cols)) return s;
     }
+    if (with_states)
+      if (int s = exstar_state_register(&state(J), m, cols)) return s;
+  }
   if (with_states && home)
     if (int s = add_checks()) return s;
   if (with_states) add_copies();

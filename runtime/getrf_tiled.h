@@ -11,7 +11,7 @@ namespace exstar_rt {
  * handle per panel over the user's ipiv. Drivers speak in tile indices. */
 struct tiled_desc {
   int64_t m = 0, n = 0, nb = 0, mt = 0, nt = 0, kt = 0; /* kt: panels, ceil(min(m,n)/nb) */
-  std::vector<starpu_data_handle_t> tiles, states, pivots;
+  std::vector<starpu_data_handle_t> tiles, states, pivots; /* states: a handle per block column */
   /* The exact graph's copies of L (empty: the plain graph). lcols[K]: block column K of the
    * factors as panel K leaves it (rows [K nb, m), in the order after panel K), written once by
    * panel K and never interchanged, so a copy of it moves to a GPU or a process once: the
@@ -42,8 +42,11 @@ struct tiled_desc {
   int rank(int64_t I, int64_t J) const { return ranks.empty() ? 0 : ranks[(size_t)(I + J * mt)]; }
   starpu_data_handle_t &tile(int64_t I, int64_t J) { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }
-  starpu_data_handle_t &state(int64_t I, int64_t J) { return states[(size_t)(I + J * mt)]; }
-  starpu_data_handle_t state(int64_t I, int64_t J) const { return states[(size_t)(I + J * mt)]; }
+  /* The GEMM-accumulate states of block column J: one handle (m x its width, 32-byte entries),
+   * tile (I, J)'s at row I nb. One task then updates a whole block column (O(kt²) tasks instead
+   * of O(kt³)), and every task that writes a block column runs where its states are. */
+  starpu_data_handle_t &state(int64_t J) { return states[(size_t)J]; }
+  starpu_data_handle_t state(int64_t J) const { return states[(size_t)J]; }
   /* with_states false: no GEMM-accumulate states (the plain-double baseline); home false: A
    * and ipiv are not in this process (the tiles and pivots are registered without a home
    * buffer, for a distributed run to fill). */

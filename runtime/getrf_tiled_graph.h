@@ -6,7 +6,8 @@
  *   laswp(K, J), J < K   the panel's interchanges on the L tiles left of it
  *   laswp(K, J), J > K   ... on the tiles and states right of it
  *   urow(K, J), J > K    block row K of U from its state and L(K, K)
- *   gemm(I, J), I,J > K  state(I, J) −= L(I, K)·U(K, J), Level-3 fast      (block column K+1: high)
+ *   gemm(K, J), J > K    state(I, J) −= L(I, K)·U(K, J) for all I > K, one task a block column,
+ *                        Level-3 fast                                    (block column K+1: high)
  * Every entry of L and U is rounded once from its state plus the panel's terms when the bound
  * proves it, else from the exact sum of all its terms (the kernels read them from the buffers the
  * task was given: the row of L, the column of U, the original a(i,j)). So the bits are the
@@ -107,9 +108,11 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
     for (int64_t I = 0; I < d.mt; ++I) {
       exstar_state_args a;
       std::memset(&a, 0, sizeof a);
-      a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
-      int ret = ins.task(of_column(d, J, -1, gpu_only(d, exstar_state_init_cl)), &exstar_state_init_cl, STARPU_R, d.tile(I, J),
-                         STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_state_init");
+      a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb), a.is = I * d.nb;
+      // on the owner of the block column's states
+      int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.rank(J % d.mt, J), gpu_only(d, exstar_state_init_cl)),
+                         &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(J), STARPU_VALUE, &a, sizeof a,
+                         STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;
@@ -128,11 +131,9 @@ template <class Submit>
 int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exact_only, bool plain)
 {
   tiled_task t;
-  for (int64_t I = K; I < d.mt; ++I) {
-    t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
-    if (!plain) t.add(d.state(I, K), STARPU_R, I, K, EXSTAR_LU_STATE); // read: the kernels take a copy
-  }
+  for (int64_t I = K; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
   if (!plain) { // LAPACK's panel reads nothing else
+    t.add(d.state(K), STARPU_R, -1, K, EXSTAR_LU_STATE); // read: the kernels take a copy
     for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
     add_copies(t, d, K, STARPU_R); // L left of the panel, for the exact path
     t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
@@ -150,10 +151,8 @@ template <class Submit>
 int laswp(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, int exact_only, bool plain)
 {
   tiled_task t;
-  for (int64_t I = K; I < d.mt; ++I) {
-    t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
-    if (J > K && !plain) t.add(d.state(I, J), STARPU_RW, I, J, EXSTAR_LU_STATE);
-  }
+  for (int64_t I = K; I < d.mt; ++I) t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
+  if (J > K && !plain) t.add(d.state(J), STARPU_RW, -1, J, EXSTAR_LU_STATE);
   t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
   starpu_codelet *cl = d.mt - K <= EXSTAR_LU_LASWP_DEVICE_TILES ? &exstar_lu_laswp_cl : &exstar_lu_laswp_host_cl;
   return t.submit(ins, d.rank(K, J), cl, d, K, J, J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO, exact_only, who);
@@ -170,32 +169,55 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
     t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
     return t.submit(ins, d.rank(K, J), &exstar_lu_plain_urow_cl, d, K, J, prio, exact_only, who);
   }
-  t.add(d.state(K, J), STARPU_R, K, J, EXSTAR_LU_STATE);
+  t.add(d.state(J), STARPU_R, -1, J, EXSTAR_LU_STATE);
   add_copies(t, d, K + 1, STARPU_R); // block row K of L: L(K, K) and, for the exact path, left of it
   for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
   return t.submit(ins, d.rank(K, J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
 }
 
-// state(I, J) −= L(I, K)·U(K, J) (plain: A(I, J) −= ... by dgemm), on the owner of (I, J).
+// Whether one process owns every tile of block column J (one process, or a 1 x Q grid).
+inline bool one_owner(const tiled_desc &d, int64_t J)
+{
+  for (int64_t I = 1; I < d.mt && !d.ranks.empty(); ++I)
+    if (d.rank(I, J) != d.rank(0, J)) return false;
+  return true;
+}
+
+// Block column J below block row K takes panel K's terms: its states −= L(I, K)·U(K, J) for every
+// I > K in one task (the Level-3 state codelet on the column copy of L and the state handle), or
+// in plain double its tiles −= L(I, K)·U(K, J) by dgemm (one task, a dgemm a tile). On the owner
+// of the block column (its GPU, its process).
 template <class Submit>
-int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t I, int64_t J, bool plain)
+int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, bool plain)
 {
   const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
-  int ret;
-  if (plain) {
-    ret = ins.task(of_column(d, J, -1, 0), &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R, d.tile(K, J),
-                   STARPU_RW, d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
-  } else {
-    exstar_gemm_args a;
-    std::memset(&a, 0, sizeof a);
-    a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
-    a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb);
-    a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
-    a.ia = (I - K) * d.nb;                          // L(I, K) in the column copy
-    ret = ins.task(of_column(d, J, -1, gpu_only(d, exstar_state_gemm_cl)), &exstar_state_gemm_cl, STARPU_R,
-                   d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(I, J), STARPU_VALUE, &a, sizeof a,
-                   STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
+  const int64_t r0 = (K + 1) * d.nb; // the rows below block row K
+  if (r0 >= d.m) return EXSTAR_SUCCESS;
+  if (plain && !one_owner(d, J)) { // a tile a task, on the tile's owner (a P x Q grid, P > 1)
+    for (int64_t I = K + 1; I < d.mt; ++I) {
+      int ret = ins.task(place{-1, 0, nullptr, 0}, &exstar_lu_plain_gemm_cl, STARPU_R, d.tile(I, K), STARPU_R,
+                         d.tile(K, J), STARPU_RW, d.tile(I, J), STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_plain_gemm");
+      if (ret != 0) return submit_status(ret, who);
+    }
+    return EXSTAR_SUCCESS;
   }
+  if (plain) {
+    tiled_task t;
+    for (int64_t I = K + 1; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
+    t.add(d.tile(K, J), STARPU_R, K, J, EXSTAR_LU_TILE);
+    for (int64_t I = K + 1; I < d.mt; ++I) t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
+    return t.submit(ins, d.rank(K + 1, J), &exstar_lu_plain_gemm_col_cl, d, K, J, prio, 0, who);
+  }
+  exstar_gemm_args a;
+  std::memset(&a, 0, sizeof a);
+  a.transa = 'N', a.transb = 'N', a.alpha = -1.0;
+  a.m = d.m - r0, a.n = min64(d.nb, d.n - J * d.nb);
+  a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
+  a.ia = d.nb;                                    // L below block row K in the column copy
+  a.ic = r0;
+  int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.rank(J % d.mt, J), gpu_only(d, exstar_state_gemm_cl)),
+                     &exstar_state_gemm_cl, STARPU_R, d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(J),
+                     STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
 }
 
@@ -212,8 +234,7 @@ int getrf_tiled_graph(Submit &ins, const char *who, const tiled_desc &d, int exa
     for (int64_t J = 0; J < d.nt && s == 0; ++J)
       if (J != K) s = laswp(ins, who, d, K, J, exact_only, plain);
     for (int64_t J = K + 1; J < d.nt && s == 0; ++J) s = urow(ins, who, d, K, J, exact_only, plain);
-    for (int64_t J = K + 1; J < d.nt && s == 0; ++J)
-      for (int64_t I = K + 1; I < d.mt && s == 0; ++I) s = update(ins, who, d, K, I, J, plain);
+    for (int64_t J = K + 1; J < d.nt && s == 0; ++J) s = update(ins, who, d, K, J, plain);
   }
   return s;
 }

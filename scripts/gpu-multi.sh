@@ -14,6 +14,7 @@ root=$(pwd)
 dir=${1:-.gpu}; out=${2:-gpu-multi}
 mkdir -p "$out" /work
 [ -e /work/main ] || ln -s "$root" /work/main
+bash "$root/scripts/gpu-unpack.sh" "$dir"
 . "$dir/bundle/env.sh"
 export LD_LIBRARY_PATH=$root/$dir/build:$LD_LIBRARY_PATH STARPU_SILENT=1
 B=$dir/build/bench/cuda/gpu_bench

@@ -13,8 +13,14 @@ cmake --build build-gpu/exstar -j "$(nproc)"
 rm -rf "$dir/build" && mkdir -p "$dir/build"
 (cd build-gpu/exstar &&
  find . -type d \( -name CMakeFiles -o -name Testing -o -name prefix -o -name consumer-build \) -prune -o \
-      \( -type f -o -type l \) ! -name '*.o' ! -name '*.a' -print | tar -cf - -T - | (cd "$dir/build" && tar -xf -))
+      \( -type f -o -type l \) ! -name '*.o' ! -name '*.a' ! -path './tests/fuzz/*' -print |
+ tar -cf - -T - | (cd "$dir/build" && tar -xf -))
 [ -d "$dir/bundle" ] || BUNDLE_XZ=1 bash scripts/bundle-gpu.sh build-gpu/exstar "$dir/bundle"
 # the library under test comes from the build tree (kept current), never from the bundle
-rm -f "$dir"/bundle/lib/libexstar.so*
+rm -f "$dir"/bundle/lib/libexstar.so* "$dir"/bundle/lib/libexstar_mpi.so*
+rm -f "$dir"/bundle/lib/libasan.so* "$dir"/bundle/lib/libubsan.so* # the fuzz replays stay here
+# the device tool carries 64 MiB at most: the build tree travels as build.tar.xz (the CUDA
+# code compresses 3x), which scripts/gpu-unpack.sh unpacks there
+rm -f "$dir/build.tar.xz"
+tar -C "$dir" -cf - build | xz -T0 -6 > "$dir/build.tar.xz" && rm -rf "$dir/build"
 du -sh "$dir"

@@ -9,6 +9,7 @@ dir=${1:-.gpu}; out=${2:-gpu-logs}
 mkdir -p "$out" /work
 [ -e /work/main ] || ln -s "$root" /work/main
 mkdir -p "$root/build-gpu" && rm -rf "$root/build-gpu/exstar" && ln -s "$root/$dir/build" "$root/build-gpu/exstar"
+bash "$root/scripts/gpu-unpack.sh" "$dir"
 . "$dir/bundle/env.sh"
 export LD_LIBRARY_PATH=$root/$dir/build:$LD_LIBRARY_PATH
 export STARPU_SILENT=1

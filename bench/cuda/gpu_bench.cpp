@@ -106,7 +106,7 @@ void usage(const char *prog)
                "  --lu-reps R       LU timed runs, median kept (default 5)\n"
                "  --lu-limit S      a StarPU LU run over S seconds: once at that n, not larger (default 60)\n"
                "  --trsv-nb NB      trsv block rows (default 16384, as exstar_dtrsv with CUDA workers)\n"
-               "  --sched NAME      StarPU scheduler (default eager)\n"
+               "  --sched NAME      StarPU scheduler (default eager; 'default': StarPU's own, or STARPU_SCHED)\n"
                "  --ncpu C          StarPU CPU workers beside the CUDA worker (default 0; -1: exstar's default,\n"
                "                    every core but the CUDA worker's and one for this thread)\n"
                "  --csv FILE        also write the CSV to FILE\n",
@@ -524,32 +524,46 @@ std::vector<int64_t> int_list(const std::string &s)
 // StarPU moves the tiles to the GPU and back, inside the time. cusolverDnDgetrf on the same
 // matrix already on the device, for reference (uniform [-1, 1)). Every exact run's factors must
 // be the first's, bit for bit, and the same for every tile edge.
-// The same factorization on tiles whose home is the GPU (registered over a device array, as an
+// The same factorization on tiles whose home is the GPU (registered over device arrays, as an
 // application keeping its matrix there would, through exstar_desc_create_tiles): nothing crosses
-// PCIe inside the time, as for cuSOLVER. The factors must be want's bits (taken from the first
-// run when want is empty).
+// PCIe inside the time, as for cuSOLVER. On several GPUs block column J lives on the J mod g-th
+// (GPUs in the order of their first StarPU worker, exstar's owner of that block column), its
+// tiles one n x nb column-major strip there. The factors must be want's bits (taken from the
+// first run when want is empty).
 double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
                           std::vector<double> &want, std::vector<int32_t> &wantp, bool *same)
 {
-  int cuda = -1;
-  if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &cuda, 1) < 1) return -1;
-  const unsigned node = starpu_worker_get_memory_node(cuda);
+  std::vector<int> devs;
+  std::vector<unsigned> nodes;
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+    if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
+        std::find(devs.begin(), devs.end(), starpu_worker_get_devid((int)w)) == devs.end())
+      devs.push_back(starpu_worker_get_devid((int)w)), nodes.push_back(starpu_worker_get_memory_node((int)w));
+  if (devs.empty()) return -1;
   if (nb <= 0) nb = exstar_default_tile(n, n);
-  const int64_t mt = (n + nb - 1) / nb;
-  double *dA;
-  CHECK_CUDA(cudaMalloc(&dA, n * n * sizeof(double)));
+  const int64_t mt = (n + nb - 1) / nb, g = (int64_t)devs.size();
+  int prev = 0;
+  CHECK_CUDA(cudaGetDevice(&prev));
+  std::vector<double *> dA((size_t)g, nullptr);
+  for (int64_t d = 0; d < g; ++d) { // block columns d, d + g, ... one after the other
+    CHECK_CUDA(cudaSetDevice(devs[(size_t)d]));
+    CHECK_CUDA(cudaMalloc(&dA[(size_t)d], (size_t)((mt - d + g - 1) / g) * n * nb * sizeof(double)));
+  }
+  CHECK_CUDA(cudaSetDevice(prev));
+  auto strip = [&](int64_t J) { return dA[(size_t)(J % g)] + (J / g) * n * nb; };
   std::vector<starpu_data_handle_t> tiles((size_t)(mt * mt));
   std::vector<int32_t> ipiv((size_t)n);
   std::vector<double> got((size_t)(n * n));
   exstar_desc desc = nullptr;
   int64_t info = 0;
   auto prepare = [&] {
-    CHECK_CUDA(cudaMemcpy(dA, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice));
-    for (int64_t J = 0; J < mt; ++J)
+    for (int64_t J = 0; J < mt; ++J) {
+      const int64_t w = std::min(nb, n - J * nb);
+      CHECK_CUDA(cudaMemcpy(strip(J), A0.data() + J * nb * n, (size_t)(n * w) * sizeof(double), cudaMemcpyHostToDevice));
       for (int64_t I = 0; I < mt; ++I)
-        starpu_matrix_data_register(&tiles[(size_t)(I + J * mt)], node, (uintptr_t)(dA + I * nb + J * nb * n),
-                                    (uint32_t)n, (uint32_t)std::min(nb, n - I * nb), (uint32_t)std::min(nb, n - J * nb),
-                                    sizeof(double));
+        starpu_matrix_data_register(&tiles[(size_t)(I + J * mt)], nodes[(size_t)(J % g)], (uintptr_t)(strip(J) + I * nb),
+                                    (uint32_t)n, (uint32_t)std::min(nb, n - I * nb), (uint32_t)w, sizeof(double));
+    }
   };
   auto run = [&] {
     int s = exstar_desc_create_tiles(&desc, n, n, nb, tiles.data());
@@ -563,12 +577,14 @@ double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, 
   auto after = [&] {
     exstar_desc_destroy(desc);
     for (starpu_data_handle_t h : tiles) starpu_data_unregister(h);
-    CHECK_CUDA(cudaMemcpy(got.data(), dA, n * n * sizeof(double), cudaMemcpyDeviceToHost));
+    for (int64_t J = 0; J < mt; ++J)
+      CHECK_CUDA(cudaMemcpy(got.data() + J * nb * n, strip(J), (size_t)(n * std::min(nb, n - J * nb)) * sizeof(double),
+                            cudaMemcpyDeviceToHost));
     if (want.empty()) want = got, wantp = ipiv;
     else *same = *same && got == want && ipiv == wantp;
   };
   const double t = time_starpu(reps, limit, prepare, run, after, nullptr);
-  cudaFree(dA);
+  for (double *p : dA) cudaFree(p);
   return t;
 }
 
@@ -772,7 +788,7 @@ int main(int argc, char **argv)
   cfg.ncpus = o.ncpu;
   cfg.nopencl = o.nopencl;
   cfg.ncuda = o.ncuda;
-  cfg.sched = o.sched.c_str();
+  cfg.sched = o.sched == "default" ? nullptr : o.sched.c_str(); // default: StarPU's own choice
   cfg.require = 1;
   if (exstar_init(&cfg) != EXSTAR_SUCCESS) {
     std::fprintf(stderr, "exstar_init (CUDA worker): %s\n", exstar_last_error());

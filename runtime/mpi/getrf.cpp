@@ -55,7 +55,7 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
   d.ranks.assign((size_t)(d.mt * d.nt), 0);
   home.tiles.assign(d.tiles.size(), nullptr);
   home.pivots.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(3 * d.mt * d.nt + 4 * d.kt);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(2 * d.mt * d.nt + d.nt + 4 * d.kt);
   d.gpu_div = Q; // this rank's block columns are J = q, q + Q, ...: they take its GPUs in turn
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
@@ -63,7 +63,6 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
       const int64_t rows = rows_of(d, I), cols = cols_of(d, J);
       d.ranks[t] = exstar_mpi_tile_owner(I, J, P, Q);
       starpu_mpi_data_register(d.tiles[t], tag++, d.ranks[t]);
-      if (d.states[t]) starpu_mpi_data_register(d.states[t], tag++, d.ranks[t]);
       starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
                                   root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
                                   (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
@@ -72,6 +71,9 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
                                        d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
       if (ret != 0) return exstar_rt::submit_status(ret, who);
     }
+  // a block column's states with the owner of its diagonal tile (every tile's on a 1 x Q grid)
+  for (int64_t J = 0; J < d.nt; ++J)
+    if (d.state(J)) starpu_mpi_data_register(d.state(J), tag++, d.rank(J % d.mt, J));
   for (int64_t K = 0; K < d.kt; ++K) {
     const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
     starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
