@@ -1,7 +1,8 @@
-// 'mpirun -np N exstar getrf|gesv ...': one run as N processes over StarPU-MPI (when the tool is
-// built with libexstar_mpi). Rank 0 reads the files and writes the results; every rank takes part
-// in the distributed factorization; the output is byte-identical to one process's. Failures
-// reach every rank: rank 0 prints the message, all ranks exit with the same code.
+// 'mpirun -np N exstar ...' (when the tool is built with libexstar_mpi). getrf and gesv run as
+// N processes over StarPU-MPI: rank 0 reads the files and writes the results, every rank takes
+// part in the distributed factorization, the output is byte-identical to one process's. Every
+// other subcommand runs on rank 0 alone (alone_on_root). Failures reach every rank: rank 0
+// prints the message, all ranks exit with the same code.
 #ifndef EXSTAR_TOOL_DISTRIBUTED_HPP
 #define EXSTAR_TOOL_DISTRIBUTED_HPP
 
@@ -29,6 +30,10 @@ bool root();
 // Runs f on rank 0 only; if it throws, rank 0 rethrows and the other ranks throw Quiet with the
 // exit code main will give rank 0's exception.
 void on_root(const std::function<void()> &f);
+// A whole run on rank 0 alone: rank 0 runs f as one process (active() is false meanwhile, so
+// its library session is exstar_init's, not StarPU-MPI's); the other ranks start nothing and
+// wait, without spinning, for f's exit code, which every rank returns. f must not throw.
+int alone_on_root(const std::function<int()> &f);
 // rows and cols of a matrix rank 0 read (values stay on rank 0).
 void share_shape(Matrix &a);
 
