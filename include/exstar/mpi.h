@@ -31,7 +31,12 @@ extern "C" {
 #define EXSTAR_MPI_TAG_BASE ((int64_t)1 << 40)
 
 /** Starts MPI at MPI_THREAD_MULTIPLE (unless the application already did), StarPU-MPI and exstar
- * with cfg (NULL: exstar_config_default), as exstar_init does for one process. Collective.
+ * with cfg (NULL: exstar_config_default), as exstar_init does for one process, with one
+ * difference: when CPU workers may run, CPU OpenCL devices such as PoCL are left out (StarPU's
+ * default, STARPU_OPENCL_ON_CPUS=0), because StarPU-MPI's progression thread takes a core too
+ * and on a small node they left no CPU worker for the distributed LU; they are used when cfg
+ * requires the OpenCL back end, sets nopencl > 0 or excludes CPU workers, or when
+ * STARPU_OPENCL_ON_CPUS is set. Collective.
  * An application that starts MPI itself must ask for MPI_THREAD_MULTIPLE: the distributed calls
  * make MPI collectives from the calling thread while StarPU-MPI's thread communicates
  * (EXSTAR_ERR_ARG otherwise). */
