@@ -141,12 +141,14 @@ void share_shape(Matrix &a)
 #ifdef EXSTAR_TOOL_HAVE_MPI
 int distributed_getrf(bool plain, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
 {
+  if (int s = exstar_mpi_check_lu_workers(plain ? 1 : 0)) return s;
   return (plain ? exstar_mpi_dgetrf_plain : exstar_mpi_dgetrf)(m, n, A, lda, ipiv, info, 0, 0, 0);
 }
 
 int distributed_gesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
                      int refine_steps, int64_t *info)
 {
+  if (int s = exstar_mpi_check_lu_workers(0)) return s;
   return exstar_mpi_dgesv(n, nrhs, A, lda, ipiv, B, ldb, refine_steps, info, 0, 0, 0);
 }
 #else

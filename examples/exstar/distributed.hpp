@@ -40,7 +40,9 @@ void share_shape(Matrix &a);
 } // namespace dist
 
 // The distributed factorization and solve (exstar_mpi_dgetrf[_plain], exstar_mpi_dgesv) with the
-// default tile edge (--nb) and process grid; the matrices are significant on rank 0 only.
+// default tile edge (--nb) and process grid; the matrices are significant on rank 0 only. First
+// every process checks that its workers can run the distributed LU (exstar_mpi_check_lu_workers):
+// EXSTAR_ERR_NO_WORKER on every process, with a message naming the process that cannot.
 int distributed_getrf(bool plain, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
 int distributed_gesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
                      int refine_steps, int64_t *info);
