@@ -90,7 +90,11 @@ int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
   // four 0.394 / 1.77 s, eight 0.391 / 1.76 s (same bits). The user's setting wins.
   setenv("STARPU_NWORKER_PER_CUDA", "4", 0);
   starpu_conf_init(conf);
-  conf->ncpus = (cfg.backends & EXSTAR_BACKEND_CPU) ? cfg.ncpus : 0;
+  // ncpus -1 keeps what starpu_conf_init read from STARPU_NCPU: StarPU-MPI reserves a core for
+  // its progression thread when conf->ncpus is -1, and StarPU then takes it from STARPU_NCPU's
+  // count too (STARPU_NCPU=1 under exstar_mpi_init started 0 CPU workers).
+  if (!(cfg.backends & EXSTAR_BACKEND_CPU)) conf->ncpus = 0;
+  else if (cfg.ncpus != -1) conf->ncpus = cfg.ncpus;
   conf->nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
   conf->ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
   reserve_app_core(cfg, conf);

@@ -73,13 +73,20 @@ std::string format_double(double value, bool hex = false);
 // The note printed on stderr by --plain runs, so a baseline is never mistaken for an exstar result.
 void note_plain(const char *what);
 
-// A subcommand: its name, one line for the overview, its full help, its options and its body.
+// How a subcommand runs under 'mpirun -np N': distributed over the N processes (it has a
+// StarPU-MPI form), or on rank 0 alone while the other ranks wait and then exit with rank 0's
+// code (main.cpp); either way one process reads, prints and writes.
+enum class UnderMpi { rank0, distributed };
+
+// A subcommand: its name, one line for the overview, its full help, its options, its body and
+// how it runs under mpirun.
 struct Command {
   const char *name;
   const char *summary;
   std::string (*help)();
   std::vector<OptSpec> (*options)();
   int (*run)(const Args &args);
+  UnderMpi under_mpi;
 };
 
 // The registered subcommands (main.cpp holds the table).

@@ -223,6 +223,7 @@ std::string help()
 } // namespace
 
 extern const Command cmd_bench;
-const Command cmd_bench = {"bench", "time the exact operations against the plain baseline", help, options, run};
+const Command cmd_bench = {"bench", "time the exact operations against the plain baseline",
+                           help, options, run, UnderMpi::rank0};
 
 } // namespace cli

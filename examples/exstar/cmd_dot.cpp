@@ -50,6 +50,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_dot;
-const Command cmd_dot = {"dot", "exact dot product of two vectors", help, options, run};
+const Command cmd_dot = {"dot", "exact dot product of two vectors", help, options, run, UnderMpi::rank0};
 
 } // namespace cli

@@ -76,6 +76,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_gemm;
-const Command cmd_gemm = {"gemm", "matrix-matrix product, one rounding per entry", help, options, run};
+const Command cmd_gemm = {"gemm", "matrix-matrix product, one rounding per entry", help, options, run, UnderMpi::rank0};
 
 } // namespace cli

@@ -77,6 +77,6 @@ std::string help()
 
 extern const Command cmd_gemv;
 const Command cmd_gemv = {"gemv", "matrix-vector product, one rounding per entry", help, options,
-                          EXSTAR_TOOL_GEMV_RUN};
+                          EXSTAR_TOOL_GEMV_RUN, UnderMpi::rank0};
 
 } // namespace cli

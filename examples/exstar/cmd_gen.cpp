@@ -56,6 +56,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_gen;
-const Command cmd_gen = {"gen", "write test data with a chosen condition number", help, options, run};
+const Command cmd_gen = {"gen", "write test data with a chosen condition number", help, options, run, UnderMpi::rank0};
 
 } // namespace cli

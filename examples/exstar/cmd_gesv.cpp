@@ -97,6 +97,7 @@ std::string help()
 } // namespace
 
 extern const Command cmd_gesv;
-const Command cmd_gesv = {"gesv", "solve A X = B by the exact LU (optional refinement)", help, options, run};
+const Command cmd_gesv = {"gesv", "solve A X = B by the exact LU (optional refinement)",
+                          help, options, run, UnderMpi::distributed};
 
 } // namespace cli

@@ -102,6 +102,6 @@ std::string help()
 
 extern const Command cmd_getrf;
 const Command cmd_getrf = {"getrf", "LU factorization, every entry of L and U correctly rounded", help, options,
-                           run};
+                           run, UnderMpi::distributed};
 
 } // namespace cli

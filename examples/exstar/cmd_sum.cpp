@@ -54,6 +54,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_sum;
-const Command cmd_sum = {"sum", "exact sum of a vector", help, options, run};
+const Command cmd_sum = {"sum", "exact sum of a vector", help, options, run, UnderMpi::rank0};
 
 } // namespace cli

@@ -82,6 +82,7 @@ std::string help()
 } // namespace
 
 extern const Command cmd_trsm;
-const Command cmd_trsm = {"trsm", "triangular solve with many right-hand sides, trsv's bits", help, options, run};
+const Command cmd_trsm = {"trsm", "triangular solve with many right-hand sides, trsv's bits",
+                          help, options, run, UnderMpi::rank0};
 
 } // namespace cli

@@ -91,6 +91,6 @@ std::string help()
 
 extern const Command cmd_trsv;
 const Command cmd_trsv = {"trsv", "triangular solve, each x_i from an exact sum", help, options,
-                          EXSTAR_TOOL_TRSV_RUN};
+                          EXSTAR_TOOL_TRSV_RUN, UnderMpi::rank0};
 
 } // namespace cli

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <new>
 
 namespace cli {
@@ -115,19 +116,23 @@ int dispatch(int argc, char **argv)
   return run_command(*c, std::vector<std::string>(argv + 2, argv + argc));
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// Whether this command line runs over all the processes of an mpirun (getrf, gesv) rather than
+// on rank 0 alone (every other subcommand, help, --version, mistakes).
+bool runs_distributed(int argc, char **argv)
 {
-  // Nothing may escape: every failure is one line on stderr (from rank 0 alone under mpirun)
-  // and an exit code.
-  int code = EXIT_FAIL;
+  const Command *c = argc >= 2 ? find_command(argv[1]) : nullptr;
+  return c && c->under_mpi == UnderMpi::distributed && !wants_help(std::vector<std::string>(argv + 2, argv + argc));
+}
+
+// body's exit code; nothing escapes: every failure is one line on stderr (from rank 0 alone
+// under mpirun) and an exit code.
+int guarded(const std::function<int()> &body)
+{
   std::string message;
   try {
-    cli::dist::start(&argc, &argv);
-    code = dispatch(argc, argv);
+    return body();
   } catch (const cli::dist::Quiet &q) {
-    code = q.code;
+    return q.code;
   } catch (const Failure &e) {
     message = e.what();
   } catch (const std::bad_alloc &) {
@@ -138,6 +143,21 @@ int main(int argc, char **argv)
     message = "internal error (unknown exception)";
   }
   if (!message.empty() && cli::dist::root()) std::fprintf(stderr, "exstar: %s\n", message.c_str());
+  return EXIT_FAIL;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+  // Under mpirun every process starts and ends MPI (dist::start, dist::stop) and exits with
+  // rank 0's code; a subcommand without a distributed form runs on rank 0 alone.
+  int code = guarded([&] {
+    cli::dist::start(&argc, &argv);
+    return EXIT_OK;
+  });
+  const std::function<int()> run = [&] { return guarded([&] { return dispatch(argc, argv); }); };
+  if (code == EXIT_OK) code = runs_distributed(argc, argv) ? run() : cli::dist::alone_on_root(run);
   cli::dist::stop();
   return code;
 }

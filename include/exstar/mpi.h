@@ -31,7 +31,12 @@ extern "C" {
 #define EXSTAR_MPI_TAG_BASE ((int64_t)1 << 40)
 
 /** Starts MPI at MPI_THREAD_MULTIPLE (unless the application already did), StarPU-MPI and exstar
- * with cfg (NULL: exstar_config_default), as exstar_init does for one process. Collective.
+ * with cfg (NULL: exstar_config_default), as exstar_init does for one process, with one
+ * difference: when CPU workers may run, CPU OpenCL devices such as PoCL are left out (StarPU's
+ * default, STARPU_OPENCL_ON_CPUS=0), because StarPU-MPI's progression thread takes a core too
+ * and on a small node they left no CPU worker for the distributed LU; they are used when cfg
+ * requires the OpenCL back end, sets nopencl > 0 or excludes CPU workers, or when
+ * STARPU_OPENCL_ON_CPUS is set. Collective.
  * An application that starts MPI itself must ask for MPI_THREAD_MULTIPLE: the distributed calls
  * make MPI collectives from the calling thread while StarPU-MPI's thread communicates
  * (EXSTAR_ERR_ARG otherwise). */
@@ -60,6 +65,14 @@ int exstar_mpi_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipi
  * and BLAS kernels: NOT exact), for the benchmarks. */
 int exstar_mpi_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb,
                             int P, int Q);
+/** Checks that every process's workers can run the tasks of exstar_mpi_dgetrf (plain != 0:
+ * exstar_mpi_dgetrf_plain; exstar_mpi_dgesv factorizes as exstar_mpi_dgetrf). The LU's panels,
+ * U block rows and row interchanges run on CPU workers, or on CUDA workers where exstar is built
+ * with CUDA, and the copies that move the tiles between rank 0 and their owners on CPU workers:
+ * a process with OpenCL workers alone cannot take part. Returns EXSTAR_SUCCESS, or
+ * EXSTAR_ERR_NO_WORKER on every process with one message (exstar_last_error) naming the first
+ * process that cannot and its workers. Collective; submits nothing. */
+int exstar_mpi_check_lu_workers(int plain);
 /** Distributed exstar_dgesv: the factorization by exstar_mpi_dgetrf, the solves (and
  * refine_steps of refinement) on rank 0, where A and B live. Bits as exstar_dgesv. */
 int exstar_mpi_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,

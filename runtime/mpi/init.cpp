@@ -44,6 +44,29 @@ void unbind_if_cores_shared()
   setenv("STARPU_MPI_NOBIND", "1", 0);
 }
 
+// One process's exstar_init makes CPU OpenCL devices (PoCL) OpenCL workers
+// (STARPU_OPENCL_ON_CPUS=1), and StarPU gives such a device's driver thread a core of its own.
+// Under StarPU-MPI, whose progression thread takes another core, that left no CPU worker at all
+// on a 2-core node (measured here: 2 cores, 1 process or 2: 0 CPU workers, 1 OpenCL), and the
+// distributed LU's panels and copies run on CPU workers ('mpirun -np 2 exstar getrf' stopped
+// with ENODEV). So here, when CPU workers may run, StarPU's own default applies: CPU OpenCL
+// devices are left out (they would compete for the cores the CPU workers use, and every exstar
+// codelet has a CPU implementation). They stay when the configuration names the OpenCL back end
+// (require), asks for OpenCL workers (nopencl > 0) or excludes CPU workers, and when the user
+// set STARPU_OPENCL_ON_CPUS. Returns whether it set the variable (unset again after start-up).
+bool leave_out_cpu_opencl(const exstar_config *user_cfg)
+{
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  if (user_cfg) cfg = *user_cfg;
+  if (!(cfg.backends & EXSTAR_BACKEND_CPU) || cfg.nopencl > 0) return false;
+  if (cfg.require && (cfg.backends & EXSTAR_BACKEND_OPENCL)) return false;
+  const char *set = getenv("STARPU_OPENCL_ON_CPUS");
+  if (set && *set) return false;
+  setenv("STARPU_OPENCL_ON_CPUS", "0", 1);
+  return true;
+}
+
 // MPI at MPI_THREAD_MULTIPLE. The drivers agree on sizes and statuses with collectives from the
 // calling thread while StarPU-MPI's progression thread communicates; StarPU-MPI alone would
 // initialize MPI_THREAD_SERIALIZED, under which those concurrent calls are erroneous.
@@ -88,12 +111,14 @@ int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg)
     return s;
   }
   bool starpu_up = false;
+  const bool opencl_env = leave_out_cpu_opencl(cfg);
   int s = exstar_rt::init_with(cfg, [&](struct starpu_conf *conf) {
     // StarPU-MPI reserves a core for its progression thread only when ncpus is StarPU's default.
     int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, conf);
     starpu_up = ret == 0;
     return ret;
   });
+  if (opencl_env) unsetenv("STARPU_OPENCL_ON_CPUS"); // StarPU read it; a later exstar_init decides anew
   if (s != EXSTAR_SUCCESS) {
     if (starpu_up) starpu_mpi_shutdown();
     stop_mpi();

@@ -18,6 +18,10 @@ int agree(const char *who, int status);
 int same_everywhere(const char *who, const int64_t *values, int count);
 /* P x Q from the arguments (0, 0: the default grid), checked against the number of processes. */
 int resolve_grid(const char *who, int *P, int *Q);
+/* EXSTAR_SUCCESS when every process's workers can run every task the distributed LU submits
+ * (plain: its plain-double twin), else EXSTAR_ERR_NO_WORKER on every process with the message
+ * of the lowest process that cannot (workers.cpp). Collective; call before submitting. */
+int require_lu_workers(const char *who, bool plain);
 
 } // namespace exstar_mpi_rt
 #endif

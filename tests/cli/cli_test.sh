@@ -471,13 +471,18 @@ case_lu_backend() {
   cmp -s Xp.mtx Xp_ref.mtx || echo "note: gesv --plain differs between runs (a baseline: allowed)"
 }
 
+# mpi NP ARGS...: the tool under mpirun; sets OUT, RC and ERR (stderr without mpirun's own lines).
+mpi() {
+  timeout 300 $EXSTAR_MPIRUN --oversubscribe -np "$1" "$EXSTAR" "${@:2}" >stdout.txt 2>stderr.txt; RC=$?
+  OUT=$(cat stdout.txt)
+  ERR=$(grep -v -e '^---' -e '^$' -e 'job' -e 'Process name' -e 'Exit code' -e 'non-zero' -e 'terminated' \
+        -e 'first process' -e 'aborted' stderr.txt)
+}
+
 # mpirun -np N exstar getrf|gesv: the same files byte for byte as one process; rank 0 alone
 # reads, writes and prints; failures are one line and the same exit code, never a hang.
 case_mpi() {
   [ -n "${EXSTAR_MPIRUN:-}" ] || skip "no mpirun, or exstar built without StarPU-MPI"
-  mpi() { timeout 300 $EXSTAR_MPIRUN --oversubscribe -np "$1" "$EXSTAR" "${@:2}" >stdout.txt 2>stderr.txt; RC=$?
-          ERR=$(grep -v -e '^---' -e '^$' -e 'job' -e 'Process name' -e 'Exit code' -e 'non-zero' -e 'terminated' \
-                -e 'first process' -e 'aborted' stderr.txt); }
   run gen matrix --n 150 --cond 1e30 --seed 4 -o A.mtx
   { echo "%%MatrixMarket matrix array real general"; echo "150 2"
     for ((i = 0; i < 300; i++)); do echo $(((i * 7) % 13 - 6)); done; } >B.mtx
@@ -509,6 +514,91 @@ case_mpi() {
   [ "$RC" != 0 ] && [ "$RC" != 124 ] && [ $((SECONDS - t0)) -lt 100 ] && [ ! -e L.mtx ] && [ ! -e Q.mtx ] ||
     fail "a killed rank: exit $RC after $((SECONDS - t0)) s (124: a hang), files: $(ls)"
   echo "ok: a rank killed mid-run: the job ends in $((SECONDS - t0)) s with exit $RC, nothing written"
+}
+
+# Under mpirun, a subcommand without a distributed form runs on rank 0 alone: what one process
+# prints, once; its files, written by rank 0 only; every rank exits with rank 0's code.
+case_mpi_rank0() {
+  [ -n "${EXSTAR_MPIRUN:-}" ] || skip "no mpirun, or exstar built without StarPU-MPI"
+  vec x.mtx 1e16 1 -1e16 0.5
+  # on_ranks NP ARGS...: each rank runs the tool in its own directory rR (inputs: ../FILE), with
+  # its stdout, stderr and exit code in rR/out, rR/err, rR/rc
+  on_ranks() {
+    local np=$1 r; shift
+    rm -rf r[0-9]*
+    for ((r = 0; r < np; r++)); do mkdir "r$r"; done
+    # shellcheck disable=SC2016
+    timeout 120 $EXSTAR_MPIRUN --oversubscribe -np "$np" bash -c \
+      'cd "r${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" && "$0" "$@" >out 2>err; echo $? >rc' "$EXSTAR" "$@" \
+      >mpirun.txt 2>&1 || fail "mpirun $*: exit $? ($(cat mpirun.txt))"
+  }
+  # alone NP CODE FILES -- ARGS...: rank 0 printed what one process prints (run in r_ref) and
+  # wrote FILES, the same bytes; the other ranks printed and wrote nothing; every rank exited CODE
+  alone() {
+    local np=$1 code=$2 files=() f r; shift 2
+    while [ "$1" != "--" ]; do files+=("$1"); shift; done; shift
+    rm -rf r_ref && mkdir r_ref && (cd r_ref && "$EXSTAR" "$@" >out 2>err; echo $? >rc)
+    on_ranks "$np" "$@"
+    for f in out err rc "${files[@]}"; do
+      cmp -s "r_ref/$f" "r0/$f" || fail "mpirun -np $np $*: rank 0's $f differs from one process's"
+    done
+    [ "$(cat r0/rc)" = "$code" ] || fail "mpirun -np $np $*: exit $(cat r0/rc), expected $code"
+    for ((r = 1; r < np; r++)); do
+      [ "$(cat "r$r/rc")" = "$code" ] || fail "mpirun -np $np $*: rank $r exited $(cat "r$r/rc"), rank 0 $code"
+      [ ! -s "r$r/out" ] && [ ! -s "r$r/err" ] || fail "mpirun -np $np $*: rank $r printed '$(cat "r$r/out" "r$r/err")'"
+      [ "$(ls "r$r" | tr '\n' ' ')" = "err out rc " ] || fail "mpirun -np $np $*: rank $r wrote $(ls "r$r")"
+    done
+    echo "ok: mpirun -np $np exstar $*: rank 0 alone, exit $code"
+  }
+  alone 2 0 -- sum --backend cpu ../x.mtx
+  [ "$(cat r0/out)" = 1.5 ] || fail "mpirun -np 2 sum: printed '$(cat r0/out)'"
+  alone 3 0 -- sum ../x.mtx
+  alone 2 0 v.mtx v_y.mtx -- gen vector --n 50 --seed 3 -o v.mtx
+  alone 2 0 M.mtx -- gen matrix --n 20 --seed 3 -o M.mtx
+  alone 2 0 -- --version
+  alone 2 0 -- sum --help
+  alone 2 0 -- getrf --help
+  alone 2 1 -- sum ../nosuch.mtx
+  alone 2 2 -- sum
+  alone 2 2 -- frobnicate
+}
+
+# mpirun with default options: getrf and gesv run distributed on whatever workers StarPU gives
+# each rank (here 2 cores, PoCL) with one process's bytes; a rank whose workers cannot run the
+# LU is one clear error line, nothing written, never an abort.
+case_mpi_defaults() {
+  [ -n "${EXSTAR_MPIRUN:-}" ] || skip "no mpirun, or exstar built without StarPU-MPI"
+  run gen matrix --n 150 --cond 1e30 --seed 4 -o A.mtx
+  { echo "%%MatrixMarket matrix array real general"; echo "150 2"
+    for ((i = 0; i < 300; i++)); do echo $(((i * 7) % 13 - 6)); done; } >B.mtx
+  run getrf A.mtx -o LU_ref.mtx --ipiv P_ref.mtx; [ "$RC" = 0 ] || fail "getrf: $ERR"
+  run gesv --refine 1 A.mtx B.mtx -o X_ref.mtx; [ "$RC" = 0 ] || fail "gesv: $ERR"
+  mpi 2 getrf A.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 0 ] && [ -z "$OUT" ] && [ -z "$ERR" ] || fail "mpirun -np 2 getrf (defaults): exit $RC '$OUT' '$ERR'"
+  cmp -s LU.mtx LU_ref.mtx && cmp -s P.mtx P_ref.mtx || fail "mpirun -np 2 getrf (defaults): other bytes"
+  mpi 2 gesv --refine 1 A.mtx B.mtx -o X.mtx
+  [ "$RC" = 0 ] && cmp -s X.mtx X_ref.mtx || fail "mpirun -np 2 gesv (defaults): exit $RC, other bytes ($ERR)"
+  echo "ok: mpirun -np 2 getrf, gesv with default options: one process's bytes"
+  rm -f LU.mtx P.mtx
+  # OpenCL workers alone (PoCL here) cannot run the LU's panels
+  mpi 2 getrf --backend opencl A.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 1 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] && [ ! -e LU.mtx ] && [ ! -e P.mtx ] ||
+    fail "getrf --backend opencl under mpirun: exit $RC, '$ERR', files $(ls)"
+  case "$ERR" in
+    *"found no opencl worker"*) echo "note: no OpenCL worker here: $ERR" ;;
+    "exstar: "*"process 0 has no worker for the LU's panels"*"0 CPU"*) echo "ok: $ERR" ;;
+    *) fail "getrf --backend opencl under mpirun: '$ERR'" ;;
+  esac
+  # only rank 1 lacks them: rank 0 says so, naming rank 1
+  timeout 300 $EXSTAR_MPIRUN --oversubscribe -np 1 "$EXSTAR" getrf A.mtx -o LU.mtx --ipiv P.mtx : \
+    -np 1 "$EXSTAR" getrf --backend opencl A.mtx -o LU.mtx --ipiv P.mtx >stdout.txt 2>stderr.txt
+  RC=$?
+  ERR=$(grep '^exstar' stderr.txt)
+  [ "$RC" = 1 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] && [ ! -e LU.mtx ] || fail "rank 1 OpenCL only: exit $RC, '$ERR'"
+  case "$ERR" in
+    *"found no opencl worker"* | *"process 1 has no worker"*) echo "ok: $ERR" ;;
+    *) fail "rank 1 OpenCL only: '$ERR'" ;;
+  esac
 }
 
 case_bench() {
@@ -655,6 +745,8 @@ case "$CASE" in
   lu_cuda) case_lu_backend "--backend cuda" "--backend cpu+cuda" ;;
   bench) case_bench ;;
   mpi) case_mpi ;;
+  mpi_rank0) case_mpi_rank0 ;;
+  mpi_defaults) case_mpi_defaults ;;
   progress) case_progress ;;
   *) fail "unknown case" ;;
 esac
