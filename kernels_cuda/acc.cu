@@ -107,3 +107,10 @@ extern "C" int exstar_cuda_memset2d(void *p, size_t pitch, size_t width, size_t 
 {
   return -(int)cudaMemset2DAsync(p, pitch, 0, width, height, (cudaStream_t)stream);
 }
+
+extern "C" int exstar_cuda_copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                  size_t height, exstar_cuda_stream stream)
+{
+  return -(int)cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDeviceToDevice,
+                                 (cudaStream_t)stream);
+}

@@ -28,6 +28,10 @@ int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t incx, cons
                     int64_t offy, int64_t incy, long long *acc, exstar_cuda_stream stream);
 /* Zeroes height rows of width bytes, pitch bytes apart (cudaMemset2DAsync). */
 int exstar_cuda_memset2d(void *p, size_t pitch, size_t width, size_t height, exstar_cuda_stream stream);
+/* Copies height rows of width bytes from src (spitch bytes apart) to dst (dpitch apart), both in
+ * device memory (cudaMemcpy2DAsync). */
+int exstar_cuda_copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                       exstar_cuda_stream stream);
 /* Message of a code returned above. */
 const char *exstar_cuda_error_string(int code);
 

@@ -157,6 +157,9 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
   *info = 0;
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
+  // Before any task: a task no worker of its process can run fails there (ENODEV) while the
+  // others wait for it, and StarPU aborts on the handles it left uninitialized. Collective.
+  if ((s = exstar_mpi_rt::require_lu_workers(who, plain))) return s;
   if (nb == 0) nb = exstar_default_tile(m, n);
   std::vector<int32_t> own((size_t)min64(m, n));
   int32_t *piv = me == 0 ? ipiv : own.data();

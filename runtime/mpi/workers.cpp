@@ -44,7 +44,8 @@ std::string lacking(bool plain)
            "with CUDA)";
   const std::vector<const starpu_codelet *> others =
       plain ? std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_lu_laswp_cl,
-                                                  &exstar_lu_laswp_host_cl, &exstar_lu_plain_gemm_cl}
+                                                  &exstar_lu_laswp_host_cl, &exstar_lu_plain_gemm_cl,
+                                                  &exstar_lu_plain_gemm_col_cl}
             : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_lu_laswp_cl,
                                                   &exstar_lu_laswp_host_cl, &exstar_state_init_cl,
                                                   &exstar_state_gemm_cl};
