@@ -23,6 +23,7 @@ struct options {
   int reps = 3;
   int ncpus = 1; // CPU workers per process
   int P = 0, Q = 0; // the process grid (0 x 0: the LU's default, 1 x ranks)
+  bool cuda = false; // one CUDA device a process (STARPU_WORKERS_CUDAID picks it), no CPU worker
   bool header = false;
 };
 
@@ -37,12 +38,13 @@ options parse(int argc, char **argv)
     else if (a == "--reps") o.reps = std::atoi(next());
     else if (a == "--ncpus") o.ncpus = std::atoi(next());
     else if (a == "--header") o.header = true;
+    else if (a == "--cuda") o.cuda = true;
     else if (a == "--grid") {
       const char *g = next();
       if (std::sscanf(g, "%dx%d", &o.P, &o.Q) != 2) o.P = o.Q = -1;
     }
     else {
-      std::fprintf(stderr, "usage: mpirun -np P exstar_bench_mpi_lu [--n N] [--nb NB] [--reps R] [--ncpus C] [--grid PxQ] [--header]\n");
+      std::fprintf(stderr, "usage: mpirun -np P exstar_bench_mpi_lu [--n N] [--nb NB] [--reps R] [--ncpus C] [--grid PxQ] [--cuda] [--header]\n");
       std::exit(2);
     }
   }
@@ -68,6 +70,7 @@ void measure(const options &o, const char *name, getrf_fn f, const std::vector<d
   std::vector<double> t;
   std::vector<int32_t> ipiv((size_t)o.n);
   size_t sent = 0;
+  std::vector<double> last;
   for (int r = 0; r < o.reps; ++r) {
     std::vector<double> A = A0;
     int64_t info = 0;
@@ -79,6 +82,16 @@ void measure(const options &o, const char *name, getrf_fn f, const std::vector<d
     sent = bytes_sent() - before;
     if (s != EXSTAR_SUCCESS && me == 0) std::fprintf(stderr, "%s: %s\n", name, exstar_last_error());
     t.push_back(t1 - t0);
+    if (me == 0) last.swap(A);
+  }
+  if (me == 0) { // FNV-1a of the last run's factors and pivots: the same bits on any number of ranks
+    unsigned long long h = 1469598103934665603ULL;
+    auto mix = [&](const void *p, size_t bytes) {
+      for (size_t i = 0; i < bytes; ++i) h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ULL;
+    };
+    mix(last.data(), last.size() * sizeof(double));
+    mix(ipiv.data(), ipiv.size() * sizeof(int32_t));
+    std::fprintf(stderr, "# %s n=%lld on %d ranks: factors fnv1a %016llx\n", name, (long long)o.n, exstar_mpi_size(), h);
   }
   std::sort(t.begin(), t.end());
   unsigned long long mine = sent, mx = 0, total = 0;
@@ -99,8 +112,9 @@ int main(int argc, char **argv)
   const options o = parse(argc, argv);
   exstar_config cfg;
   exstar_config_default(&cfg);
-  cfg.backends = EXSTAR_BACKEND_CPU;
-  cfg.ncpus = o.ncpus;
+  cfg.backends = o.cuda ? EXSTAR_BACKEND_CUDA : EXSTAR_BACKEND_CPU;
+  cfg.ncpus = o.cuda ? 0 : o.ncpus;
+  if (o.cuda) cfg.ncuda = 1;
   if (exstar_mpi_init(&argc, &argv, &cfg) != EXSTAR_SUCCESS) {
     std::fprintf(stderr, "exstar_bench_mpi_lu: %s\n", exstar_last_error());
     return 1;

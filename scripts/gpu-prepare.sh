@@ -16,6 +16,8 @@ rm -rf "$dir/build" && mkdir -p "$dir/build"
       \( -type f -o -type l \) ! -name '*.o' ! -name '*.a' ! -path './tests/fuzz/*' -print |
  tar -cf - -T - | (cd "$dir/build" && tar -xf -))
 [ -d "$dir/bundle" ] || BUNDLE_XZ=1 bash scripts/bundle-gpu.sh build-gpu/exstar "$dir/bundle"
+# Open MPI's launcher and components, when exstar has StarPU-MPI (source bundle/ompi/env.sh there)
+[ -f build-gpu/exstar/libexstar_mpi.so ] && [ ! -d "$dir/bundle/ompi" ] && bash scripts/bundle-mpi.sh "$dir/bundle"
 # the library under test comes from the build tree (kept current), never from the bundle
 rm -f "$dir"/bundle/lib/libexstar.so* "$dir"/bundle/lib/libexstar_mpi.so*
 rm -f "$dir"/bundle/lib/libasan.so* "$dir"/bundle/lib/libubsan.so* # the fuzz replays stay here
