@@ -44,14 +44,4 @@ for g in 1 $([ "$ngpu" -ge 2 ] && echo "$ngpu"); do
   run "lu-gpus$g" "${common[@]}" "${lu[@]}" --ncuda "$n" "${big[@]}"
   run "gemm-gpus$g" "${common[@]}" "${gemm[@]}" --ncuda "$n" "${big[@]}"
 done
-# the same fingerprint for the same result, whatever ran it
-status=0
-for f in "$out"/*.txt; do
-  grep -hoE "^# [^:]*:.*fnv1a [0-9a-f]+" "$f" | sed -E 's/^# ([^:]*):.*fnv1a ([0-9a-f]+)/\1 \2/' |
-    sed "s|^|$(basename "$f" .txt) |"
-done > "$out/fingerprints.txt"
-awk '{k = $2; for (i = 3; i < NF; ++i) k = k " " $i; if ((k in h) && h[k] != $NF) { print "DIFFER: " k; bad = 1 } h[k] = $NF }
-     END { exit bad }' "$out/fingerprints.txt" || status=1
-sort -k2 "$out/fingerprints.txt"
-echo "fingerprints: $([ $status = 0 ] && echo identical across runs || echo DIFFER)"
-exit $status
+bash "$root/scripts/gpu-fingerprints.sh" "$out"

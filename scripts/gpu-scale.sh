@@ -34,13 +34,4 @@ for g in ${GPUS:-1 2 all}; do
     --lu-sizes "${LU_SIZES:-16384,32768}"
   run "gemm-gpus$g" --ncpu 0 --ncuda "$g" "${sched[@]}" --ops gemm --reps "${GEMM_REPS:-3}" --gemm-n "${GEMM_N:-16384}"
 done
-status=0
-for f in "$out"/*.txt; do
-  grep -hoE "^# [^:]*:.*fnv1a [0-9a-f]+" "$f" | sed -E 's/^# ([^:]*):.*fnv1a ([0-9a-f]+)/\1 \2/' |
-    sed "s|^|$(basename "$f" .txt) |"
-done > "$out/fingerprints.txt"
-awk '{k = $2; for (i = 3; i < NF; ++i) k = k " " $i; if ((k in h) && h[k] != $NF) { print "DIFFER: " k; bad = 1 } h[k] = $NF }
-     END { exit bad }' "$out/fingerprints.txt" || status=1
-sort -k2 "$out/fingerprints.txt"
-echo "fingerprints: $([ $status = 0 ] && echo identical across GPU counts || echo DIFFER)"
-exit $status
+bash "$root/scripts/gpu-fingerprints.sh" "$out"
