@@ -300,8 +300,49 @@ TEST_CASE("distributed calls: mismatched sizes and bad grids fail on every proce
   CHECK(exstar_mpi_dgetrf(40, 40, B.data(), 40, p.data(), &info, 16, 0, 0) == EXSTAR_SUCCESS);
 }
 
+namespace {
+
+// Bytes this process has sent through StarPU-MPI so far (STARPU_COMM_STATS, set in main).
+size_t bytes_sent()
+{
+  std::vector<size_t> to((size_t)nranks(), 0);
+  starpu_mpi_comm_amounts_retrieve(to.data());
+  size_t s = 0;
+  for (size_t b : to) s += b;
+  return s;
+}
+
+// The busiest process's bytes for one factorization by f on the default grid.
+template <class F> unsigned long long busiest_bytes(F f)
+{
+  Rng rng(31);
+  std::vector<double> A = gen_uniform(256 * 256, rng);
+  std::vector<int32_t> ipiv(256);
+  int64_t info = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const size_t before = bytes_sent();
+  REQUIRE(f(256, 256, rank() == 0 ? A.data() : nullptr, 256, ipiv.data(), &info, 32, 0, 0) == EXSTAR_SUCCESS);
+  unsigned long long mine = bytes_sent() - before, most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return most;
+}
+
+} // namespace
+
+// Exactness may cost arithmetic, never communication: the exact graph's extra data (L's column
+// copies and row orders for the exact path) replaces what the plain graph's updates read anyway.
+TEST_CASE("distributed LU: the exact graph sends at most 1.5x the plain graph's bytes", "[mpi][getrf][bytes]")
+{
+  if (nranks() == 1) return;
+  const unsigned long long exact = busiest_bytes(exstar_mpi_dgetrf), plain = busiest_bytes(exstar_mpi_dgetrf_plain);
+  INFO("busiest process: exact " << exact << " bytes, plain " << plain << " bytes");
+  CHECK(plain > 0);
+  CHECK(exact <= plain + plain / 2);
+}
+
 int main(int argc, char **argv)
 {
+  setenv("STARPU_COMM_STATS", "1", 0); // bytes_sent
   exstar_config cfg;
   exstar_config_default(&cfg);
   cfg.backends = EXSTAR_BACKEND_CPU;
