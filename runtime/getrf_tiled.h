@@ -40,6 +40,9 @@ struct tiled_desc {
    * codelets can). create() sets it with panel_where(). */
   unsigned long long panel_where = 0;
   int rank(int64_t I, int64_t J) const { return ranks.empty() ? 0 : ranks[(size_t)(I + J * mt)]; }
+  /* The rank of block column J's states (its diagonal tile's owner), where every task that
+   * writes them runs: on a P > 1 grid the column's tiles come to it, never its states. */
+  int state_rank(int64_t J) const { return rank(J % mt, J); }
   starpu_data_handle_t &tile(int64_t I, int64_t J) { return tiles[(size_t)(I + J * mt)]; }
   starpu_data_handle_t tile(int64_t I, int64_t J) const { return tiles[(size_t)(I + J * mt)]; }
   /* The GEMM-accumulate states of block column J: one handle (m x its width, 32-byte entries),

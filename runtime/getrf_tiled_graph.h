@@ -110,7 +110,7 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
       std::memset(&a, 0, sizeof a);
       a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb), a.is = I * d.nb;
       // on the owner of the block column's states
-      int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.rank(J % d.mt, J), gpu_only(d, exstar_state_init_cl)),
+      int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_init_cl)),
                          &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(J), STARPU_VALUE, &a, sizeof a,
                          STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
@@ -155,7 +155,8 @@ int laswp(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t 
   if (J > K && !plain) t.add(d.state(J), STARPU_RW, -1, J, EXSTAR_LU_STATE);
   t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
   starpu_codelet *cl = d.mt - K <= EXSTAR_LU_LASWP_DEVICE_TILES ? &exstar_lu_laswp_cl : &exstar_lu_laswp_host_cl;
-  return t.submit(ins, d.rank(K, J), cl, d, K, J, J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO, exact_only, who);
+  return t.submit(ins, J > K && !plain ? d.state_rank(J) : d.rank(K, J), cl, d, K, J,
+                  J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO, exact_only, who);
 }
 
 // Block row K of U in block column J > K.
@@ -172,7 +173,7 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
   t.add(d.state(J), STARPU_R, -1, J, EXSTAR_LU_STATE);
   add_copies(t, d, K + 1, STARPU_R); // block row K of L: L(K, K) and, for the exact path, left of it
   for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
-  return t.submit(ins, d.rank(K, J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
+  return t.submit(ins, d.state_rank(J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
 }
 
 // Whether one process owns every tile of block column J (one process, or a 1 x Q grid).
@@ -215,7 +216,7 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
   a.ia = d.nb;                                    // L below block row K in the column copy
   a.ic = r0;
-  int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.rank(J % d.mt, J), gpu_only(d, exstar_state_gemm_cl)),
+  int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_gemm_cl)),
                      &exstar_state_gemm_cl, STARPU_R, d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(J),
                      STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);

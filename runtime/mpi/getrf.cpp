@@ -73,7 +73,7 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
     }
   // a block column's states with the owner of its diagonal tile (every tile's on a 1 x Q grid)
   for (int64_t J = 0; J < d.nt; ++J)
-    if (d.state(J)) starpu_mpi_data_register(d.state(J), tag++, d.rank(J % d.mt, J));
+    if (d.state(J)) starpu_mpi_data_register(d.state(J), tag++, d.state_rank(J));
   for (int64_t K = 0; K < d.kt; ++K) {
     const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
     starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
