@@ -4,11 +4,13 @@
 #include "runtime/internal.h"
 #include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
+#include <cstdio>
 #include <new>
 #include <vector>
 
 struct exstar_desc_s {
   exstar_rt::tiled_desc d;
+  bool lu_inserted = false; // exstar_dgetrf_desc_insert submitted a factorization here
 };
 
 namespace {
@@ -89,8 +91,11 @@ int exstar_desc_create_tiles(exstar_desc *desc, int64_t m, int64_t n, int64_t nb
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
       starpu_data_handle_t h = tiles[I + J * d.mt];
+      char name[160]; // four int64 at most 20 characters each, and the text
+      std::snprintf(name, sizeof name, "tiles[%lld + %lld*mt] (tile (%lld, %lld))", (long long)I, (long long)J,
+                    (long long)I, (long long)J);
       // exactly the tile's shape: a bigger handle would silently be read as a smaller one
-      int s = exstar_rt::check_matrix_handle(who, "tiles[I + J*mt]", h, 0, 0, 0, 0);
+      int s = exstar_rt::check_matrix_handle(who, name, h, 0, 0, 0, 0);
       if (s == EXSTAR_SUCCESS && ((int64_t)starpu_matrix_get_nx(h) != rows_of(d, I) ||
                                   (int64_t)starpu_matrix_get_ny(h) != cols_of(d, J)))
         s = exstar_set_error(EXSTAR_ERR_ARG, "%s: tile (%lld, %lld) is %u x %u, expected %lld x %lld", who,
@@ -131,7 +136,7 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   if (int s = exstar_rt::require_init(who)) return s;
   if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
   exstar_rt::tiled_desc &d = desc->d;
-  if (d.kt == 0) return EXSTAR_SUCCESS;
+  if (d.kt == 0) return desc->lu_inserted = true, EXSTAR_SUCCESS;
   if (!ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
   if (!exstar_rt::tiled_lu_runs())
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the panels and U rows need a CPU worker, or a CUDA worker "
@@ -149,6 +154,7 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   d.panel_where = exstar_rt::panel_where();
   d.add_copies(); // L's column copies: scratch of this factorization
   d.place_on_gpus(false);
+  desc->lu_inserted = true; // even when an insertion fails half way: its tasks, if any, have a status
   return exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
 }
 
@@ -157,7 +163,11 @@ int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info)
   const char *who = "exstar_dgetrf_desc_info";
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
-  if (!desc || !info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc or info is NULL", who);
+  if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (!desc->lu_inserted)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: no LU was inserted on this descriptor (exstar_dgetrf_desc_insert)",
+                            who);
   const exstar_rt::tiled_desc &d = desc->d;
   for (starpu_data_handle_t h : d.pivots)
     if (h) starpu_data_acquire(h, STARPU_R), starpu_data_release(h);

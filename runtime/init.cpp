@@ -173,15 +173,19 @@ int exstar_init(const exstar_config *user_cfg)
 int exstar_shutdown(void)
 {
   if (!exstar_started) return exstar_set_error(EXSTAR_ERR_NOT_INIT, "exstar_shutdown: not initialized");
-  starpu_task_wait_for_all();
-  exstar_codelets_opencl_unload();
-  if (owns_starpu) starpu_shutdown();
+  // after the caller's own starpu_shutdown there is nothing left to wait for or to stop
+  if (starpu_is_initialized()) starpu_task_wait_for_all();
+  exstar_codelets_opencl_unload(); // OpenCL objects, refcounted: valid after StarPU's end too
+  if (owns_starpu && starpu_is_initialized()) starpu_shutdown();
   owns_starpu = false;
   exstar_started = false;
   return EXSTAR_SUCCESS;
 }
 
-int exstar_worker_count(unsigned backends) { return exstar_started ? workers_of(backends) : 0; }
+int exstar_worker_count(unsigned backends)
+{
+  return exstar_started && starpu_is_initialized() ? workers_of(backends) : 0;
+}
 
 void exstar_set_default_nparts(int nparts) { nparts_default = nparts; }
 
@@ -203,8 +207,12 @@ bool initialized() { return exstar_started; }
 
 int require_init(const char *who)
 {
-  return exstar_started ? EXSTAR_SUCCESS
-                        : exstar_set_error(EXSTAR_ERR_NOT_INIT, "%s: call exstar_init first", who);
+  if (!exstar_started) return exstar_set_error(EXSTAR_ERR_NOT_INIT, "%s: call exstar_init first", who);
+  // the caller stopped StarPU under exstar (starpu_shutdown): any task or handle would abort in it
+  if (!starpu_is_initialized())
+    return exstar_set_error(EXSTAR_ERR_NOT_INIT, "%s: StarPU was shut down (starpu_shutdown) after exstar_init; "
+                            "call exstar_shutdown, then exstar_init", who);
+  return EXSTAR_SUCCESS;
 }
 
 int default_nparts()

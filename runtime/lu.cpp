@@ -185,25 +185,46 @@ int insert_lu(const char *who, int64_t m, int64_t n, starpu_data_handle_t hA, st
 
 // ---- blocking calls --------------------------------------------------------------------------
 
-int check_matrix(const char *who, int64_t m, int64_t n, const void *A, int64_t lda)
+// The names a check speaks of: the matrix, its leading dimension, its row and column counts.
+struct matrix_names {
+  const char *mat, *ld, *rows, *cols;
+};
+constexpr matrix_names names_A = {"A", "lda", "m", "n"};
+
+int check_matrix(const char *who, int64_t m, int64_t n, const void *A, int64_t lda,
+                 const matrix_names &nm = names_A)
 {
-  if (m < 0 || n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: m = %lld or n = %lld < 0", who, (long long)m,
-                                              (long long)n);
-  if (lda < (m > 1 ? m : 1)) return exstar_set_error(EXSTAR_ERR_ARG, "%s: lda = %lld < max(1, m)", who, (long long)lda);
-  if (m > 0 && n > 0 && !A) return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is NULL", who);
+  if (m < 0 || n < 0)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s = %lld or %s = %lld < 0", who, nm.rows, (long long)m, nm.cols,
+                            (long long)n);
+  if (lda < (m > 1 ? m : 1))
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s = %lld < max(1, %s) = %lld", who, nm.ld, (long long)lda, nm.rows,
+                            (long long)(m > 1 ? m : 1));
+  if (m > 0 && n > 0 && !A) return exstar_set_error(EXSTAR_ERR_ARG, "%s: %s is NULL", who, nm.mat);
   if ((uint64_t)lda > UINT32_MAX || (uint64_t)n > UINT32_MAX)
-    return exstar_set_error(EXSTAR_ERR_ARG, "%s: dimensions beyond 2^32 are not supported", who);
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: dimensions beyond 2^32 are not supported (%s = %lld, %s = %lld)",
+                            who, nm.ld, (long long)lda, nm.cols, (long long)n);
   return EXSTAR_SUCCESS;
 }
 
+// getrf's arguments. info may be NULL when m == 0 or n == 0 (nothing to do, lapack.h): the
+// callers then return at once, writing *info = 0 only when info is given.
 int check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, const int32_t *ipiv,
                 const int64_t *info)
 {
   if (int s = exstar_rt::require_init(who)) return s;
-  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   if (int s = check_matrix(who, m, n, A, lda)) return s;
+  if (m > 0 && n > 0 && !info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   if (m > 0 && n > 0 && !ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
   return EXSTAR_SUCCESS;
+}
+
+// The empty factorization: LAPACK's dgetrf returns info = 0 and touches nothing else.
+bool empty_getrf(int64_t m, int64_t n, int64_t *info)
+{
+  if (m > 0 && n > 0) return false;
+  if (info) *info = 0;
+  return true;
 }
 
 struct registered {
@@ -277,6 +298,7 @@ int getrf_blocking(const char *who, int64_t m, int64_t n, double *A, int64_t lda
 {
   exstar_rt::clear_error();
   if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
+  if (empty_getrf(m, n, info)) return EXSTAR_SUCCESS;
   *info = 0;
   registered r = register_lu(m, n, A, lda, ipiv);
   int s = insert_lu(who, m, n, r.A, r.ipiv, 0, plain);
@@ -377,13 +399,14 @@ int insert_refined_column(int64_t n, starpu_data_handle_t hLU, starpu_data_handl
   return s;
 }
 
+// lu_name: the factors' argument, "A" (gesv) or "LU" (getrs).
 int check_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv,
-                const double *B, int64_t ldb)
+                const double *B, int64_t ldb, const char *lu_name)
 {
   if (int s = exstar_rt::require_init(who)) return s;
-  if (nrhs < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nrhs < 0", who);
-  if (int s = check_matrix(who, n, n, LU, lda)) return s;
-  if (int s = check_matrix(who, n, nrhs, B, ldb)) return s;
+  if (nrhs < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nrhs = %lld < 0", who, (long long)nrhs);
+  if (int s = check_matrix(who, n, n, LU, lda, matrix_names{lu_name, "lda", "n", "n"})) return s;
+  if (int s = check_matrix(who, n, nrhs, B, ldb, matrix_names{"B", "ldb", "n", "nrhs"})) return s;
   if (n > 0 && !ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
   return EXSTAR_SUCCESS;
 }
@@ -474,14 +497,16 @@ int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_
   return getrf_blocking("exstar_dgetrf_unblocked", m, n, A, lda, ipiv, info, false);
 }
 
-int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb)
+namespace {
+
+// exstar_dgetrf_tiled, its errors signed by who (the public call the user made).
+int getrf_tiled(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info,
+                int64_t nb)
 {
-  const char *who = "exstar_dgetrf_tiled";
-  exstar_rt::clear_error();
   if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
+  if (empty_getrf(m, n, info)) return EXSTAR_SUCCESS;
   *info = 0;
-  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
   // The panel and U-row tasks run on CPU workers, and on CUDA workers when the build has their
   // CUDA kernels: without either, the unblocked graph.
   if (!exstar_rt::tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
@@ -493,6 +518,21 @@ int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *i
   const tiled_result r = finish_tiled(d, s == EXSTAR_SUCCESS);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   return s == EXSTAR_SUCCESS ? tiled_status(who, r, m, n, A, lda, info) : s;
+}
+
+// exstar_dgetrf: the tiled graph, or the unblocked one after exstar_set_lu_tile(-1).
+int getrf_default(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  if (lu_tile.load() < 0) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
+  return getrf_tiled(who, m, n, A, lda, ipiv, info, 0);
+}
+
+} // namespace
+
+int exstar_dgetrf_tiled(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb)
+{
+  exstar_rt::clear_error();
+  return getrf_tiled("exstar_dgetrf_tiled", m, n, A, lda, ipiv, info, nb);
 }
 
 void exstar_set_lu_tile(int64_t nb) { lu_tile.store(nb < -1 ? -1 : nb); }
@@ -514,8 +554,8 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
 
 int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
 {
-  if (lu_tile.load() < 0) return getrf_blocking("exstar_dgetrf", m, n, A, lda, ipiv, info, false);
-  return exstar_dgetrf_tiled(m, n, A, lda, ipiv, info, 0);
+  exstar_rt::clear_error();
+  return getrf_default("exstar_dgetrf", m, n, A, lda, ipiv, info);
 }
 
 int exstar_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
@@ -529,8 +569,8 @@ int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int3
   exstar_rt::clear_error();
   if (int s = check_getrf(who, m, n, A, lda, ipiv, info)) return s;
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
+  if (empty_getrf(m, n, info)) return EXSTAR_SUCCESS;
   *info = 0;
-  if (m == 0 || n == 0) return EXSTAR_SUCCESS;
   if (!exstar_rt::plain_tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
   if (nb == 0) nb = exstar_default_tile(m, n);
   exstar_rt::tiled_desc d;
@@ -559,7 +599,7 @@ int exstar_dgetrs(char trans, int64_t n, int64_t nrhs, const double *LU, int64_t
   exstar_rt::clear_error();
   const char t = normalize_trans(trans);
   if (!t) return exstar_set_error(EXSTAR_ERR_ARG, "%s: trans = '%c'", who, trans);
-  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb)) return s;
+  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb, "LU")) return s;
   return solve_columns(who, t, n, nrhs, LU, lda, ipiv, B, ldb, nullptr, 0);
 }
 
@@ -568,13 +608,13 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
 {
   const char *who = "exstar_dgesv";
   exstar_rt::clear_error();
-  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb)) return s;
+  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb, "A")) return s;
   if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   if (refine_steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: refine_steps < 0", who);
   std::vector<double> A0;
   if (refine_steps > 0 && nrhs > 0)
     for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
-  int s = exstar_dgetrf(n, n, A, lda, ipiv, info);
+  int s = getrf_default(who, n, n, A, lda, ipiv, info);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
   char msg[512];
   std::snprintf(msg, sizeof msg, "%s", exstar_last_error());
@@ -588,7 +628,7 @@ int exstar_dgetrs_plain(int64_t n, int64_t nrhs, const double *LU, int64_t lda, 
 {
   const char *who = "exstar_dgetrs_plain";
   exstar_rt::clear_error();
-  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb)) return s;
+  if (int s = check_solve(who, n, nrhs, LU, lda, ipiv, B, ldb, "LU")) return s;
   if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
   starpu_data_handle_t hLU, hp, hB;
   starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
@@ -615,7 +655,7 @@ int exstar_dgesv_plain(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t 
 {
   const char *who = "exstar_dgesv_plain";
   exstar_rt::clear_error();
-  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb)) return s;
+  if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb, "A")) return s;
   if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   int s = getrf_blocking(who, n, n, A, lda, ipiv, info, true);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
@@ -636,6 +676,8 @@ int lu_factor_status(const char *who, int64_t m, int64_t n, const double *A, int
 int lu_check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64_t lda, const int32_t *ipiv,
                    const int64_t *info)
 {
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who); // its callers write *info
   return check_getrf(who, m, n, A, lda, ipiv, info);
 }
 

@@ -169,3 +169,175 @@ TEST_CASE("exstar_init sets its StarPU defaults only where the user set nothing"
   }
   exstar_shutdown();
 }
+
+// ---- misuse of the C API (issue 24): the message names the argument and the call --------------
+
+namespace {
+
+// The last error's message, for Catch's output.
+std::string last_error() { return exstar_last_error(); }
+bool says(const std::string &what) { return last_error().find(what) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("exstar_dgesv and exstar_dgetrs name ldb and B, not lda and A", "[api][errors][lu]")
+{
+  session s;
+  double A[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4}, B[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const double A_in[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4};
+  int32_t ipiv[4] = {0, 0, 0, 0};
+  int64_t info = -1;
+  CHECK(exstar_dgesv(4, 2, A, 4, ipiv, B, 3, 0, &info) == EXSTAR_ERR_ARG);
+  INFO(last_error());
+  CHECK(says("exstar_dgesv: ldb = 3 < max(1, n) = 4"));
+  CHECK_FALSE(says("lda"));
+  CHECK(exstar_dgetrs('N', 4, 2, A, 4, ipiv, B, 3) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrs: ldb = 3 < max(1, n) = 4"));
+  CHECK(exstar_dgetrs('N', 4, 2, A, 3, ipiv, B, 4) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrs: lda = 3 < max(1, n) = 4"));
+  CHECK(exstar_dgesv(4, 2, A, 4, ipiv, nullptr, 4, 0, &info) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgesv: B is NULL"));
+  CHECK(exstar_dgetrs('N', 4, 2, A, 4, ipiv, nullptr, 4) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrs: B is NULL"));
+  CHECK(exstar_dgetrs('N', 4, 2, nullptr, 4, ipiv, B, 4) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrs: LU is NULL"));
+  CHECK(exstar_dgesv(4, -1, A, 4, ipiv, B, 4, 0, &info) == EXSTAR_ERR_ARG);
+  CHECK(says("nrhs = -1"));
+  // nothing was touched
+  CHECK(std::memcmp(A, A_in, sizeof A) == 0);
+  CHECK(info == -1);
+  CHECK(B[0] == 1);
+}
+
+TEST_CASE("exstar_dgetrf signs its errors exstar_dgetrf, whichever graph runs it", "[api][errors][lu]")
+{
+  session s;
+  double A[4] = {1, 2, 3, 4};
+  int32_t ipiv[2];
+  int64_t info = 0;
+  const int64_t tile = GENERATE(0, -1, 1); // the default (tiled), the unblocked graph, tiles of 1
+  exstar_set_lu_tile(tile);
+  CHECK(exstar_dgetrf(2, 2, A, 1, ipiv, &info) == EXSTAR_ERR_ARG);
+  INFO(last_error());
+  CHECK(says("exstar_dgetrf: lda = 1 < max(1, m) = 2"));
+  CHECK(exstar_dgetrf(2, 2, A, 2, nullptr, &info) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrf: ipiv is NULL"));
+  double S[4] = {1, 2, 2, 4}; // singular: u(1,1) == 0
+  CHECK(exstar_dgetrf(2, 2, S, 2, ipiv, &info) == EXSTAR_ERR_SINGULAR);
+  CHECK(info == 2);
+  CHECK(says("exstar_dgetrf: u(1,1) is zero"));
+  CHECK_FALSE(says("exstar_dgetrf_tiled"));
+  CHECK(exstar_dgetrf_tiled(2, 2, A, 1, ipiv, &info, 0) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrf_tiled: lda"));
+  exstar_set_lu_tile(0);
+}
+
+TEST_CASE("exstar_dgetrf of 0 x 0 is LAPACK's: success, info = 0, nothing touched, info may be NULL",
+          "[api][lu]")
+{
+  session s;
+  CHECK(exstar_dgetrf(0, 0, nullptr, 1, nullptr, nullptr) == EXSTAR_SUCCESS);
+  INFO(last_error());
+  int64_t info = -7;
+  CHECK(exstar_dgetrf(0, 0, nullptr, 1, nullptr, &info) == EXSTAR_SUCCESS);
+  CHECK(info == 0);
+  double A[3] = {1, 2, 3};
+  info = -7;
+  CHECK(exstar_dgetrf(3, 0, A, 3, nullptr, &info) == EXSTAR_SUCCESS); // m > 0, n == 0
+  CHECK(info == 0);
+  CHECK((A[0] == 1 && A[1] == 2 && A[2] == 3));
+  CHECK(exstar_dgetrf_tiled(0, 5, nullptr, 1, nullptr, nullptr, 0) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgetrf_unblocked(0, 0, nullptr, 1, nullptr, nullptr) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgetrf_plain(0, 0, nullptr, 1, nullptr, nullptr) == EXSTAR_SUCCESS);
+  // still checked: negative sizes and a bad lda, and info with work to do
+  CHECK(exstar_dgetrf(-1, 0, nullptr, 1, nullptr, nullptr) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgetrf(0, 0, nullptr, 0, nullptr, nullptr) == EXSTAR_ERR_ARG);
+  int32_t ipiv[1];
+  CHECK(exstar_dgetrf(1, 1, A, 1, ipiv, nullptr) == EXSTAR_ERR_ARG);
+  CHECK(says("exstar_dgetrf: info is NULL"));
+}
+
+TEST_CASE("exstar_desc_create_tiles names the index of the wrong tile", "[api][errors][tiles]")
+{
+  session s;
+  // m = 16, n = 8, nb = 4: mt = 4, nt = 2; tile (3, 0) is missing, tile (2, 1) has a wrong shape
+  std::vector<double> A(16 * 8, 1.0);
+  std::vector<starpu_data_handle_t> tiles(8, nullptr);
+  for (int J = 0; J < 2; ++J)
+    for (int I = 0; I < 4; ++I)
+      starpu_matrix_data_register(&tiles[I + J * 4], STARPU_MAIN_RAM, (uintptr_t)&A[(size_t)(I * 4 + J * 4 * 16)],
+                                  16, 4, 4, sizeof(double));
+  exstar_desc d = nullptr;
+  starpu_data_handle_t keep = tiles[3];
+  tiles[3] = nullptr;
+  CHECK(exstar_desc_create_tiles(&d, 16, 8, 4, tiles.data()) == EXSTAR_ERR_ARG);
+  INFO(last_error());
+  CHECK(says("exstar_desc_create_tiles: tiles[3 + 0*mt] (tile (3, 0))"));
+  CHECK_FALSE(says("tiles[I + J*mt]"));
+  CHECK(d == nullptr);
+  tiles[3] = keep;
+  starpu_data_handle_t wrong;
+  starpu_matrix_data_register(&wrong, STARPU_MAIN_RAM, (uintptr_t)A.data(), 16, 3, 4, sizeof(double));
+  std::swap(tiles[2 + 1 * 4], wrong);
+  CHECK(exstar_desc_create_tiles(&d, 16, 8, 4, tiles.data()) == EXSTAR_ERR_ARG);
+  CHECK(says("tile (2, 1) is 3 x 4, expected 4 x 4"));
+  std::swap(tiles[2 + 1 * 4], wrong);
+  starpu_data_unregister(wrong);
+  for (starpu_data_handle_t h : tiles) starpu_data_unregister(h);
+}
+
+TEST_CASE("exstar_dgetrf_desc_info on a descriptor with no LU inserted is EXSTAR_ERR_ARG", "[api][errors][tiles]")
+{
+  session s;
+  std::vector<double> A = {4, 1, 1, 3};
+  exstar_desc d = nullptr;
+  REQUIRE(exstar_desc_create(&d, 2, 2, 1, A.data(), 2) == EXSTAR_SUCCESS);
+  int64_t info = -7;
+  CHECK(exstar_dgetrf_desc_info(d, &info) == EXSTAR_ERR_ARG);
+  INFO(last_error());
+  CHECK(says("exstar_dgetrf_desc_info: no LU was inserted on this descriptor"));
+  CHECK(info == -7);
+  // after an insertion it answers
+  int32_t ipiv[2];
+  REQUIRE(exstar_dgetrf_desc_insert(d, ipiv) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgetrf_desc_info(d, &info) == EXSTAR_SUCCESS);
+  CHECK(info == 0);
+  CHECK(exstar_desc_destroy(d) == EXSTAR_SUCCESS);
+  // an empty descriptor: its (empty) LU is inserted at once
+  REQUIRE(exstar_desc_create(&d, 0, 0, 4, nullptr, 1) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgetrf_desc_info(d, &info) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgetrf_desc_insert(d, nullptr) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgetrf_desc_info(d, &info) == EXSTAR_SUCCESS);
+  CHECK(info == 0);
+  CHECK(exstar_desc_destroy(d) == EXSTAR_SUCCESS);
+}
+
+TEST_CASE("calls after exstar_shutdown, or after the caller's starpu_shutdown, give EXSTAR_ERR_NOT_INIT",
+          "[api][errors][init]")
+{
+  double x[2] = {1, 2}, r = 0;
+  int64_t info = 0;
+  {
+    session s;
+    CHECK(exstar_dsum(2, x, 1, &r) == EXSTAR_SUCCESS);
+  }
+  CHECK(exstar_dsum(2, x, 1, &r) == EXSTAR_ERR_NOT_INIT);
+  CHECK(says("exstar_dsum: call exstar_init first"));
+  CHECK(exstar_dgetrf(0, 0, nullptr, 1, nullptr, &info) == EXSTAR_ERR_NOT_INIT);
+  CHECK(exstar_shutdown() == EXSTAR_ERR_NOT_INIT);
+  {
+    session s; // exstar_init started StarPU; the caller stops it under exstar
+    REQUIRE(starpu_is_initialized());
+    starpu_shutdown();
+    REQUIRE_FALSE(starpu_is_initialized());
+    CHECK(exstar_dsum(2, x, 1, &r) == EXSTAR_ERR_NOT_INIT);
+    INFO(last_error());
+    CHECK(says("exstar_dsum: StarPU was shut down"));
+    starpu_data_handle_t acc = nullptr;
+    CHECK(exstar_acc_register(&acc) == EXSTAR_ERR_NOT_INIT);
+    CHECK(exstar_worker_count(EXSTAR_BACKEND_ALL) == 0);
+  } // exstar_shutdown: only resets exstar
+  session again;
+  CHECK(exstar_dsum(2, x, 1, &r) == EXSTAR_SUCCESS);
+  CHECK(r == 3);
+}

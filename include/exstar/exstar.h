@@ -14,12 +14,23 @@
  *
  * Errors: every call returns EXSTAR_SUCCESS (0) or a negative exstar_status; the message of
  * the last error of the calling thread is exstar_last_error(). Arguments are checked before
- * any task is submitted. The library never aborts or exits. The task-insertion calls
+ * any task is submitted. The library itself never aborts or exits; StarPU may, on misuse that
+ * exstar cannot see (the limits below). The task-insertion calls
  * (exstar_*_insert) check every StarPU handle they take: its interface (vector, matrix or
  * variable, as documented), its element size (double, or int32 / int64 where said), that the
  * elements used (offset, stride, block) lie inside it, that an accumulator argument is one of
  * exstar's and that data arguments are not; a wrong handle gives EXSTAR_ERR_ARG with a message
  * "<function>: <argument> ...", and nothing is submitted.
+ *
+ * What is checked about the runtime, and what cannot be: a call before exstar_init, after
+ * exstar_shutdown, or after the caller's own starpu_shutdown under a running exstar gives
+ * EXSTAR_ERR_NOT_INIT (then call exstar_shutdown, which only resets exstar's state, before
+ * exstar_init again). A StarPU handle is checked for what StarPU lets one read of it (above), not
+ * for being alive: a handle used after starpu_data_unregister (or after the starpu_shutdown that
+ * ended it), including an accumulator, a state or a descriptor whose tiles were unregistered
+ * by the caller, is a dangling pointer; StarPU gives no cheap test of it and its assertions
+ * then abort the process. Release exstar's handles and descriptors (exstar_acc_unregister,
+ * exstar_desc_destroy, ...) before stopping StarPU, and never use a handle after unregistering it.
  *
  * Strides follow BLAS: a vector (n, x, incx) with incx < 0 is traversed backwards, element i
  * being x[(n-1-i)*|incx|]; incx == 0 is rejected. With handles, an offset (in elements, not a
@@ -43,7 +54,7 @@ extern "C" {
 typedef enum exstar_status {
   EXSTAR_SUCCESS = 0,         /**< success */
   EXSTAR_ERR_ARG = -1,        /**< an argument is invalid (size, stride, lda, null pointer) */
-  EXSTAR_ERR_NOT_INIT = -2,   /**< exstar_init was not called */
+  EXSTAR_ERR_NOT_INIT = -2,   /**< exstar_init was not called, or StarPU was stopped under it */
   EXSTAR_ERR_STARPU = -3,     /**< StarPU refused (init, registration, task submission) */
   EXSTAR_ERR_NO_WORKER = -4,  /**< a requested back end has no worker on this machine */
   EXSTAR_ERR_OPENCL = -5,     /**< OpenCL program load or build failed */

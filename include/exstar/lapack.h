@@ -70,7 +70,8 @@ extern "C" {
  * the first zero u(j,j) (the factorization is complete, as LAPACK's with info > 0); or
  * EXSTAR_ERR_NONFINITE when L or U holds a NaN or ±inf (from NaN/inf input, or overflow), *info
  * as before. Bad arguments (m or n < 0, lda < max(1,m), A, ipiv or info NULL with work to do):
- * EXSTAR_ERR_ARG before any task. m == 0 or n == 0: nothing to do. */
+ * EXSTAR_ERR_ARG before any task. m == 0 or n == 0: nothing to do, as LAPACK's dgetrf:
+ * EXSTAR_SUCCESS, *info = 0 when info is not NULL, A and ipiv untouched (and may be NULL). */
 int exstar_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
 /** The same factorization (the same bits) by the tiled graph, explicitly with tiles of nb x nb
  * (nb == 0: exstar_default_tile; exstar_dgetrf uses that). See "the tiled graph" below. */

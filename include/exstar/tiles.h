@@ -62,7 +62,8 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
 /** After exstar_dgetrf_desc_insert: waits for the factors and the pivots, and gives LAPACK's info
  * (the first j + 1 with u(j,j) == 0, else 0) and the status of exstar_dgetrf (EXSTAR_SUCCESS,
  * EXSTAR_ERR_SINGULAR, EXSTAR_ERR_NONFINITE when a factor is NaN or ±inf). The factors stay
- * where the tasks left them: the tiles are checked there, and 16 bytes a tile come to the host. */
+ * where the tasks left them: the tiles are checked there, and 16 bytes a tile come to the host.
+ * On a descriptor where no LU was inserted: EXSTAR_ERR_ARG ("no LU was inserted"). */
 int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info);
 
 #ifdef __cplusplus
