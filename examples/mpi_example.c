@@ -30,6 +30,12 @@ static void report_cpu(void *buffers[], void *cl_arg)
 }
 static struct starpu_codelet report_cl = {.cpu_funcs = {report_cpu}, .nbuffers = 1, .modes = {STARPU_R}};
 
+/* Every failed call is said, with its rank; main then exits non-zero. */
+static void fail(int rank, const char *call, const char *msg)
+{
+  fprintf(stderr, "mpi_example: rank %d: %s failed: %s\n", rank, call, msg);
+}
+
 int main(int argc, char **argv)
 {
   if (exstar_mpi_init(&argc, &argv, NULL) != EXSTAR_SUCCESS) {
@@ -68,9 +74,16 @@ int main(int argc, char **argv)
 
   /* one graph, no wait in between: StarPU-MPI orders and moves by the data alone */
   int s = exstar_mpi_ddot_insert(MPI_COMM_WORLD, np, hx, hy, hdot);
-  if (s == EXSTAR_SUCCESS) s = exstar_mpi_dgemv_insert(MPI_COMM_WORLD, np, 1.0, ha, hv, 0.0, hz);
-  if (s == EXSTAR_SUCCESS) starpu_mpi_task_insert(MPI_COMM_WORLD, &report_cl, STARPU_R, hdot, 0);
-  if (s != EXSTAR_SUCCESS) fprintf(stderr, "mpi_example: %s\n", exstar_last_error());
+  if (s != EXSTAR_SUCCESS) fail(me, "exstar_mpi_ddot_insert", exstar_last_error());
+  if (s == EXSTAR_SUCCESS) {
+    s = exstar_mpi_dgemv_insert(MPI_COMM_WORLD, np, 1.0, ha, hv, 0.0, hz);
+    if (s != EXSTAR_SUCCESS) fail(me, "exstar_mpi_dgemv_insert", exstar_last_error());
+  }
+  if (s == EXSTAR_SUCCESS) {
+    /* StarPU's own status: -ENODEV when rank 0 has no CPU worker for the report */
+    const int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &report_cl, STARPU_R, hdot, 0);
+    if (ret != 0) s = EXSTAR_ERR_STARPU, fail(me, "starpu_mpi_task_insert (report)", strerror(-ret));
+  }
   starpu_mpi_wait_for_all(MPI_COMM_WORLD);
   for (int r = 0; r < np; ++r) {
     starpu_data_unregister(hx[r]), starpu_data_unregister(hy[r]);
@@ -86,15 +99,20 @@ int main(int argc, char **argv)
     double want = 0.0, zwant[ROWS];
     double *xs = malloc(sizeof(double) * n * np), *ys = malloc(sizeof(double) * n * np);
     for (long i = 0; i < n * np; ++i) xs[i] = x[i % n], ys[i] = 1.0;
-    exstar_ddot(n * np, xs, 1, ys, 1, &want);
-    exstar_dgemv('N', ROWS, COLS, 1.0, panel, ROWS, v, 1, 0.0, zwant, 1);
-    ok = memcmp(&want, &dot, sizeof dot) == 0 && memcmp(zwant, z, sizeof z) == 0 && dot == (double)(triples * np);
+    if (exstar_ddot(n * np, xs, 1, ys, 1, &want) != EXSTAR_SUCCESS) ok = 0, fail(me, "exstar_ddot", exstar_last_error());
+    if (exstar_dgemv('N', ROWS, COLS, 1.0, panel, ROWS, v, 1, 0.0, zwant, 1) != EXSTAR_SUCCESS)
+      ok = 0, fail(me, "exstar_dgemv", exstar_last_error());
+    ok = ok && memcmp(&want, &dot, sizeof dot) == 0 && memcmp(zwant, z, sizeof z) == 0 && dot == (double)(triples * np);
     printf("one process: %.17g; z on rank 0 %s; plain double would give 0\n", want,
            memcmp(zwant, z, sizeof z) == 0 ? "equal" : "DIFFERENT");
     free(xs), free(ys);
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  /* a failure on any rank fails every rank */
+  int all_ok = s == EXSTAR_SUCCESS && ok, every = 0;
+  MPI_Allreduce(&all_ok, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   free(hx), free(hy), free(ha), free(hz), free(x), free(y);
-  exstar_mpi_shutdown();
-  return s == EXSTAR_SUCCESS && ok ? 0 : 1;
+  if (exstar_mpi_shutdown() != EXSTAR_SUCCESS) every = 0, fail(me, "exstar_mpi_shutdown", exstar_last_error());
+  if (!every && me == 0) fprintf(stderr, "mpi_example: FAILED (see the messages above)\n");
+  return every ? 0 : 1;
 }
