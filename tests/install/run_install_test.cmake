@@ -10,6 +10,20 @@ endfunction()
 file(REMOVE_RECURSE ${PREFIX} ${WORK})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
 
+# 0. the installed tool starts from the prefix alone: its RUNPATH ($ORIGIN/../lib) finds
+# libexstar and libexstar_mpi there, with no LD_LIBRARY_PATH (issue 24)
+unset(ENV{LD_LIBRARY_PATH})
+if(EXPECT_TOOL)
+  if(NOT EXISTS ${PREFIX}/bin/exstar)
+    message(FATAL_ERROR "the tool was not installed: ${PREFIX}/bin/exstar")
+  endif()
+  run(${PREFIX}/bin/exstar --version)
+  message(STATUS "installed tool: ${last_output}")
+  if(NOT last_output MATCHES "^exstar [0-9]+\\.[0-9]+\\.[0-9]+")
+    message(FATAL_ERROR "unexpected output of exstar --version: ${last_output}")
+  endif()
+endif()
+
 # 1. CMake package: find_package(exstar) -> exstar::exstar
 run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/cmake -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK}/cmake)
