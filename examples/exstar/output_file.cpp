@@ -1,6 +1,7 @@
 // The tool's output files: checked before computing, written through temporary files that are
 // renamed over their targets together at the end and removed on failure or on a signal.
 #include "mmio.hpp"
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -77,6 +78,7 @@ int list_temp(const std::string &name)
   for (int i = 0; i < max_temps; ++i) {
     if (temp_live[i]) continue;
     std::memcpy(temp_names[i], name.c_str(), name.size() + 1); // mkstemp's name fits PATH_MAX
+    std::atomic_signal_fence(std::memory_order_seq_cst);        // the name before the flag
     temp_live[i] = 1;
     return i;
   }
