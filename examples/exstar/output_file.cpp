@@ -124,6 +124,12 @@ std::string follow_links(const std::string &path)
 
 const char *nothing_computed = " (nothing computed)";
 
+// A failed check, before anything is computed: "PATH: what: strerror (nothing computed)".
+[[noreturn]] void refuse_io(const std::string &path, const std::string &what)
+{
+  throw Failure(path + ": " + what + ": " + std::strerror(errno) + nothing_computed);
+}
+
 struct Target {
   enum Kind { absent, regular, directory, in_place, unusable };
   std::string path; // as given
@@ -151,7 +157,7 @@ Target resolve(const std::string &path)
     if (t.kind == Target::regular) t.file = follow_links(path);
     return t;
   }
-  if (errno != ENOENT && errno != ENOTDIR) fail_io(path, std::string("cannot access") + nothing_computed);
+  if (errno != ENOENT && errno != ENOTDIR) refuse_io(path, "cannot access");
   t.file = follow_links(path);
   return t;
 }
@@ -162,11 +168,11 @@ void check_directory(const Target &t)
   struct stat st;
   if (stat(dir.c_str(), &st) != 0) {
     if (errno == ENOENT) throw Failure(t.path + ": directory '" + dir + "' does not exist" + nothing_computed);
-    fail_io(t.path, "cannot access directory '" + dir + "'");
+    refuse_io(t.path, "cannot access directory '" + dir + "'");
   }
   if (!S_ISDIR(st.st_mode)) throw Failure(t.path + ": '" + dir + "' is not a directory" + nothing_computed);
   if (access(dir.c_str(), W_OK | X_OK) != 0)
-    fail_io(t.path, std::string("cannot write in directory '") + dir + "'" + nothing_computed);
+    refuse_io(t.path, "cannot write in directory '" + dir + "'");
 }
 
 void check_target(const Target &t)
@@ -178,10 +184,10 @@ void check_target(const Target &t)
   case Target::unusable:
     throw Failure(t.path + ": not a regular file, a character device or a FIFO" + nothing_computed);
   case Target::in_place:
-    if (access(t.file.c_str(), W_OK) != 0) fail_io(t.path, std::string("cannot write") + nothing_computed);
+    if (access(t.file.c_str(), W_OK) != 0) refuse_io(t.path, "cannot write");
     return;
   case Target::regular:
-    if (access(t.file.c_str(), W_OK) != 0) fail_io(t.path, std::string("cannot write") + nothing_computed);
+    if (access(t.file.c_str(), W_OK) != 0) refuse_io(t.path, "cannot write");
     check_directory(t);
     return;
   case Target::absent: check_directory(t); return;
@@ -266,8 +272,7 @@ void check_outputs(const std::vector<NamedOutput> &outputs)
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path))
 {
-  Target t = resolve(path_);
-  check_target(t);
+  Target t = resolve(path_); // check_outputs checked it before the work
   target_ = t.file;
   int fd = t.kind == Target::in_place ? open_in_place(t) : create_temp(t, temp_, temp_slot_);
   stream_ = fdopen(fd, "w");
