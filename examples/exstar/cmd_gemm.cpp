@@ -22,6 +22,7 @@ int run(const Args &args)
 {
   args.expect_files(2, 3, "A.mtx B.mtx [C.mtx]");
   std::string out_path = args.output();
+  check_outputs({{"-o", out_path}});
   const bool ta = args.has("--transa"), tb = args.has("--transb");
   const bool with_c = args.files().size() == 3;
   const double alpha = args.real("--alpha", 1.0), beta = args.real("--beta", with_c ? 1.0 : 0.0);

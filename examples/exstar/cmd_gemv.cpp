@@ -22,6 +22,7 @@ int run(const Args &args)
 {
   args.expect_files(2, 3, "A.mtx X.mtx [Y.mtx]");
   std::string out_path = args.output();
+  check_outputs({{"-o", out_path}});
   bool trans = args.has("--trans");
   double alpha = args.real("--alpha", 1.0), beta = args.real("--beta", args.files().size() == 3 ? 1.0 : 0.0);
   Matrix a = read_matrix(args.files()[0]);

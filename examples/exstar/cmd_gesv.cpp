@@ -29,6 +29,7 @@ int run(const Args &args)
     throw UsageError("--plain and --unblocked have no distributed gesv (mpirun)");
   Matrix a, b;
   dist::on_root([&] {
+    check_outputs({{"-o", out_path}});
     a = read_matrix(args.files()[0]);
     require_square(a);
     b = read_matrix(args.files()[1]);

@@ -24,11 +24,11 @@ int run(const Args &args)
 {
   args.expect_files(1, 1, "one matrix file A.mtx");
   std::string lu_path = args.output(), piv_path = args.output("--ipiv");
-  if (lu_path == piv_path) throw UsageError("-o and --ipiv name the same file");
   bool plain = args.has("--plain");
   if (dist::active() && args.has("--unblocked")) throw UsageError("--unblocked has no distributed form (mpirun)");
   Matrix a;
   dist::on_root([&] {
+    check_outputs({{"-o", lu_path}, {"--ipiv", piv_path}});
     a = read_matrix(args.files()[0]);
     require_finite(a, "the LU factorization");
   });
@@ -59,10 +59,7 @@ int run(const Args &args)
                std::string(plain ? "plain-double" : "exact") + " LU (LAPACK dgetrf layout): unit L below the "
                "diagonal, U on and above");
   write_pivots(piv, ipiv);
-  lu.finish();
-  piv.finish();
-  lu.commit();
-  piv.commit();
+  commit_together({&lu, &piv});
   if (info > 0) {
     std::fprintf(stderr, "exstar: warning: getrf: matrix is singular: U(%lld,%lld) = 0 (info = %lld); "
                          "the factors were written\n", (long long)info, (long long)info, (long long)info);

@@ -30,6 +30,7 @@ int run(const Args &args)
   args.expect_files(2, 2, "T.mtx B.mtx");
   const char side = letter(args, "--side", 'L', 'R'), uplo = letter(args, "--uplo", 'L', 'U');
   std::string out_path = args.output();
+  check_outputs({{"-o", out_path}});
   const bool trans = args.has("--trans"), unit = args.has("--unit");
   const double alpha = args.real("--alpha", 1.0);
   Matrix t = read_matrix(args.files()[0]), b = read_matrix(args.files()[1]);

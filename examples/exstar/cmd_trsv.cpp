@@ -32,6 +32,7 @@ int run(const Args &args)
   args.expect_files(2, 2, "T.mtx B.mtx");
   char uplo = parse_uplo(args);
   std::string out_path = args.output();
+  check_outputs({{"-o", out_path}});
   bool trans = args.has("--trans"), unit = args.has("--unit");
   int steps = (int)args.integer("--refine", 0, 0, 1000);
   Matrix t = read_matrix(args.files()[0]);

@@ -108,6 +108,7 @@ void write_square(const std::string &path, int64_t n, const Dense &a, const std:
 int gen_matrix(const Args &args, const GenParams &p)
 {
   std::string path = args.output();
+  check_outputs({{"-o", path}});
   write_square(path, p.n, conditioned_matrix(p), "matrix", p);
   return EXIT_OK;
 }
@@ -116,6 +117,7 @@ int gen_triangular(const Args &args, const GenParams &p)
 {
   std::string path = args.output(), uplo = args.text("--uplo", "U");
   if (uplo != "U" && uplo != "L" && uplo != "u" && uplo != "l") throw UsageError("--uplo: expected U or L");
+  check_outputs({{"-o", path}});
   Dense r = r_factor(conditioned_matrix(p), p.n);
   bool lower = uplo == "L" || uplo == "l";
   write_square(path, p.n, lower ? transposed(r, p.n) : r, lower ? "triangular --uplo L" : "triangular", p);

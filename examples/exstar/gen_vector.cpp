@@ -103,7 +103,7 @@ int gen_vector(const Args &args, const GenParams &p)
 {
   if (p.n < 2) throw UsageError("gen vector needs --n >= 2");
   std::string xname = args.output(), yname = args.has("-o2") ? args.output("-o2") : default_y_name(xname);
-  if (xname == yname) throw UsageError("-o and -o2 name the same file");
+  check_outputs({{"-o", xname}, {"-o2", yname}});
   std::vector<double> x((size_t)p.n), y((size_t)p.n), ax((size_t)p.n), ay((size_t)p.n);
   Rng rng(p.seed);
   double dot = 0.0, absdot = 0.0;
@@ -122,10 +122,7 @@ int gen_vector(const Args &args, const GenParams &p)
   OutputFile fx(xname), fy(yname);
   write_matrix(fx, p.n, 1, x, note);
   write_matrix(fy, p.n, 1, y, note);
-  fx.finish();
-  fy.finish();
-  fx.commit();
-  fy.commit();
+  commit_together({&fx, &fy});
   std::printf("dot %s\ncond %.3g\n", format_double(dot).c_str(), cond);
   return EXIT_OK;
 }

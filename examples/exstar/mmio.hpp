@@ -62,8 +62,23 @@ Matrix read_vector(const std::string &path);
 // Throws Failure("FILE:LINE: ...") unless v has n elements (other names the file n came from).
 void expect_length(const Matrix &v, int64_t n, const std::string &other);
 
-// An output file that appears only on commit(): data goes to a temporary file in the same
-// directory, renamed over the target at the end. Without commit the temporary file is removed.
+// An output of one command (option name and path, for messages).
+struct NamedOutput {
+  const char *option;
+  std::string path;
+};
+
+// Checks every output of a command before anything is computed: its directory exists and is
+// writable, it is not a directory, and no two outputs are one file under two spellings (a
+// character device such as /dev/null may take several). Throws Failure (or UsageError for
+// the same file twice) with one line that says nothing was computed.
+void check_outputs(const std::vector<NamedOutput> &outputs);
+
+// An output file that appears only on commit(). A regular or absent file is written to a
+// temporary file beside it (beside a symlink's final target: the link stays a link), which
+// takes an existing file's mode and is renamed over it at the end; without commit, or when
+// SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process, the temporary file is removed. A
+// character device or FIFO (/dev/null, /dev/full, a pipe) is written in place, never replaced.
 class OutputFile {
 public:
   explicit OutputFile(std::string path);
@@ -71,16 +86,23 @@ public:
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
   FILE *stream() { return stream_; }
-  // Closes the temporary file (checking every write) without renaming it yet.
+  // Closes the file (checking every write) without renaming it yet.
   void finish();
   // finish() if needed, then rename onto the target.
   void commit();
 
 private:
-  std::string path_, temp_;
+  std::string path_;     // as the user gave it, for messages
+  std::string target_;   // what the temporary file replaces (a symlink's final target)
+  std::string temp_;     // empty when written in place
+  int temp_slot_ = -1;   // its entry in the list that the signal handler removes
   FILE *stream_ = nullptr;
   bool committed_ = false;
 };
+
+// The outputs of one command together: every file finished (all writes checked) before any is
+// renamed, so that a failed write leaves every old file as it was.
+void commit_together(const std::vector<OutputFile *> &files);
 
 // Writes m (rows x cols) in MatrixMarket array format; comment is one optional % line.
 void write_matrix(OutputFile &out, int64_t rows, int64_t cols, const std::vector<double> &values,

@@ -217,7 +217,7 @@ case_malformed() {
     [ "$(tail -1 out.mtx)" = old ] || fail "a failed run replaced out.mtx"
     only_files a.mtx bad.mtx out.mtx x.mtx y.mtx
   fi
-  expect_error 1 "nodir/o.mtx: cannot create" gen matrix --n 3 -o nodir/o.mtx
+  expect_error 1 "nodir/o.mtx: directory 'nodir' does not exist" gen matrix --n 3 -o nodir/o.mtx
 }
 
 case_usage() {
@@ -719,6 +719,141 @@ case_sched() {
   STARPU_SCHED= expect 3 sum x.mtx # empty means unset, as for StarPU
 }
 
+# A file's bytes and modification time (ns): equal before and after when a run left it alone.
+file_state() { echo "$(cksum <"$1") $(stat -c %y "$1")"; }
+no_temps() {  # no_temps DIR...: no temporary file (NAME.tmpXXXXXX) left there
+  local left
+  left=$(find "$@" -maxdepth 1 -name '*.tmp*' | tr '\n' ' ')
+  [ -z "$left" ] || fail "temporary files left: $left"
+}
+# ms: milliseconds since the epoch.
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# Output paths: checked before computing, devices and FIFOs written in place, symlinks written
+# through, modes kept, the outputs of one command committed together.
+case_outputs() {
+  lu_data
+  # Devices: written in place, never replaced by a regular file (the hazard is real as root).
+  run gen matrix --n 5 -o /dev/null
+  [ "$RC" = 0 ] && [ -c /dev/null ] || fail "-o /dev/null: exit $RC ($ERR), /dev/null a $(stat -c %F /dev/null)"
+  run getrf A.mtx -o /dev/null --ipiv /dev/null
+  [ "$RC" = 0 ] && [ -c /dev/null ] || fail "getrf -o /dev/null --ipiv /dev/null: exit $RC ($ERR)"
+  echo "ok: -o /dev/null, still a character device"
+  if [ -c /dev/full ]; then
+    expect_error 1 "/dev/full: write error: No space left on device" gen matrix --n 40 -o /dev/full
+    [ -c /dev/full ] || fail "/dev/full is a $(stat -c %F /dev/full) now"
+    # Together or not at all: LU.mtx keeps its old bytes when the pivots cannot be written.
+    echo old >LU.mtx
+    local before
+    before=$(file_state LU.mtx)
+    expect_error 1 "/dev/full: write error" getrf A.mtx -o LU.mtx --ipiv /dev/full
+    [ "$(file_state LU.mtx)" = "$before" ] || fail "getrf --ipiv /dev/full changed LU.mtx"
+    no_temps .
+  fi
+  # A FIFO: written in place, stays a FIFO.
+  mkfifo fifo
+  cat fifo >from_fifo.txt &
+  local reader=$!
+  run gen matrix --n 3 -o fifo
+  [ "$RC" = 0 ] || kill "$reader" 2>/dev/null # a reader still waiting for a writer
+  wait "$reader"
+  [ "$RC" = 0 ] && [ -p fifo ] && grep -qx "3 3" from_fifo.txt || fail "-o fifo: exit $RC ($ERR)"
+  echo "ok: -o FIFO"
+  # A symlink stays a symlink; its target (here in another directory) gets the content.
+  mkdir d
+  echo old >d/target.mtx
+  ln -s d/target.mtx link.mtx
+  run gen matrix --n 3 -o link.mtx
+  [ "$RC" = 0 ] && [ -L link.mtx ] && grep -qx "3 3" d/target.mtx || fail "-o symlink: exit $RC ($ERR)"
+  ln -s d/new.mtx dangling.mtx # a dangling link names the file to create
+  run gen matrix --n 3 -o dangling.mtx
+  [ "$RC" = 0 ] && [ -L dangling.mtx ] && grep -qx "3 3" d/new.mtx || fail "-o dangling symlink: exit $RC ($ERR)"
+  no_temps . d
+  echo "ok: -o symlink written through"
+  # An existing file keeps its mode.
+  echo old >m.mtx
+  chmod 640 m.mtx
+  run gen matrix --n 3 -o m.mtx
+  [ "$RC" = 0 ] && [ "$(stat -c %a m.mtx)" = 640 ] || fail "-o mode 640: exit $RC, mode $(stat -c %a m.mtx)"
+  echo "ok: mode 640 kept"
+  # A directory as an output fails before anything is written.
+  run getrf A.mtx -o LU.mtx --ipiv P.mtx
+  before=$(file_state LU.mtx)
+  mkdir isdir
+  expect_error 1 "isdir: is a directory (nothing computed)" getrf A.mtx -o LU.mtx --ipiv isdir
+  [ "$(file_state LU.mtx)" = "$before" ] || fail "getrf --ipiv isdir touched LU.mtx"
+  # One file under two spellings, existing or not, by a symlink too.
+  expect_error 2 "-o and --ipiv name the same file" getrf A.mtx -o x.mtx --ipiv ./x.mtx
+  [ ! -e x.mtx ] || fail "getrf -o x.mtx --ipiv ./x.mtx wrote x.mtx"
+  expect_error 2 "-o and --ipiv name the same file" getrf A.mtx -o LU.mtx --ipiv "../$(basename "$PWD")/LU.mtx"
+  ln -s LU.mtx lu_link.mtx
+  expect_error 2 "-o and --ipiv name the same file" getrf A.mtx -o lu_link.mtx --ipiv LU.mtx
+  expect_error 2 "-o and -o2 name the same file" gen vector --n 10 -o v.mtx -o2 d/../v.mtx
+  [ "$(file_state LU.mtx)" = "$before" ] || fail "a refused getrf touched LU.mtx"
+  # A missing directory is refused before computing (n = 3000 would take minutes).
+  local t0
+  t0=$(ms)
+  expect_error 1 "nodir/A.mtx: directory 'nodir' does not exist (nothing computed)" gen matrix --n 3000 -o nodir/A.mtx
+  [ $(($(ms) - t0)) -lt 5000 ] || fail "the missing directory was reported after $(($(ms) - t0)) ms"
+  expect_error 1 "directory 'nodir' does not exist (nothing computed)" getrf A.mtx -o LU.mtx --ipiv nodir/P.mtx
+  expect_error 1 "'A.mtx' is not a directory" gen matrix --n 3 -o A.mtx/B.mtx
+  if [ "$(id -u)" != 0 ]; then
+    mkdir ro && chmod 555 ro
+    expect_error 1 "cannot write in directory 'ro'" gen matrix --n 3 -o ro/A.mtx
+  fi
+  [ "$(file_state LU.mtx)" = "$before" ] || fail "a refused getrf touched LU.mtx"
+  no_temps . d
+}
+
+# A signal during the write removes the temporary files and ends the process by that signal.
+# getrf opens its outputs in order: LU.mtx's temporary file exists while the open of the
+# pivots' FIFO waits for a reader, a window that stays open until the signal comes.
+case_output_signals() {
+  lu_data
+  mkfifo pivots
+  local sig pid i seen rc sigs="TERM HUP"
+  env --default-signal=INT true 2>/dev/null && sigs="TERM INT HUP" # coreutils >= 8.31
+  for sig in $sigs; do
+    # Background jobs start with SIGINT ignored; env gives it back its default action.
+    env --default-signal="$sig" "$EXSTAR" getrf A.mtx -o LU.mtx --ipiv pivots >/dev/null 2>stderr.txt &
+    pid=$!
+    seen=0
+    for i in $(seq 1 1000); do # up to 10 s for the temporary file to appear
+      if compgen -G 'LU.mtx.tmp*' >/dev/null; then seen=1; break; fi
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.01
+    done
+    [ "$seen" = 1 ] || { kill -KILL "$pid"; fail "SIG$sig: no temporary file seen ($(cat stderr.txt))"; }
+    kill -"$sig" "$pid"
+    for i in $(seq 1 1000); do kill -0 "$pid" 2>/dev/null || break; sleep 0.01; done
+    kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "SIG$sig did not end getrf"; }
+    wait "$pid"
+    rc=$?
+    [ "$rc" -gt 128 ] || fail "SIG$sig: getrf exited $rc"
+    no_temps .
+    [ ! -e LU.mtx ] && [ -p pivots ] || fail "SIG$sig: LU.mtx appeared or the FIFO was replaced"
+    echo "ok: SIG$sig during the write (exit $rc): no temporary file left"
+  done
+  # A long write of its own (the temporary file grows for a while): the same.
+  "$EXSTAR" gen matrix --n 700 --seed 1 -o big.mtx >/dev/null 2>stderr.txt &
+  pid=$!
+  seen=0
+  for i in $(seq 1 3000); do # the construction takes a few seconds before the write
+    if compgen -G 'big.mtx.tmp*' >/dev/null; then seen=1; break; fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.01
+  done
+  if [ "$seen" = 1 ] && kill -TERM "$pid" 2>/dev/null; then
+    wait "$pid"
+    rc=$?
+    no_temps .
+    echo "ok: SIGTERM during gen matrix's write (exit $rc): no temporary file left"
+  else
+    wait "$pid"
+    echo "note: gen matrix finished before the signal; nothing to check"
+  fi
+}
+
 case "$CASE" in
   sched) case_sched ;;
   sum_dot) case_sum_dot ;;
@@ -748,6 +883,8 @@ case "$CASE" in
   mpi_rank0) case_mpi_rank0 ;;
   mpi_defaults) case_mpi_defaults ;;
   progress) case_progress ;;
+  outputs) case_outputs ;;
+  output_signals) case_output_signals ;;
   *) fail "unknown case" ;;
 esac
 echo "PASS [$CASE]"
