@@ -12,11 +12,7 @@
 set -uo pipefail
 root=$(pwd)
 dir=${1:-.gpu}; out=${2:-gpu-multi}
-mkdir -p "$out" /work
-[ -e /work/main ] || ln -s "$root" /work/main
-bash "$root/scripts/gpu-unpack.sh" "$dir"
-. "$dir/bundle/env.sh"
-export LD_LIBRARY_PATH=$root/$dir/build:$LD_LIBRARY_PATH STARPU_SILENT=1
+. "$root/scripts/gpu-env.sh"
 B=$dir/build/bench/cuda/gpu_bench
 ngpu=$(nvidia-smi -L | wc -l)
 { nvidia-smi -L; lscpu | grep -m1 "Model name"; nproc; } > "$out/device.txt"

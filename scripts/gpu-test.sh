@@ -6,13 +6,8 @@
 set -uo pipefail
 root=$(pwd)
 dir=${1:-.gpu}; out=${2:-gpu-logs}
-mkdir -p "$out" /work
-[ -e /work/main ] || ln -s "$root" /work/main
+. "$root/scripts/gpu-env.sh"
 mkdir -p "$root/build-gpu" && rm -rf "$root/build-gpu/exstar" && ln -s "$root/$dir/build" "$root/build-gpu/exstar"
-bash "$root/scripts/gpu-unpack.sh" "$dir"
-. "$dir/bundle/env.sh"
-export LD_LIBRARY_PATH=$root/$dir/build:$LD_LIBRARY_PATH
-export STARPU_SILENT=1
 nvidia-smi -L | tee "$out/device.txt"
 cd "$root/build-gpu/exstar"
 # install_package needs cmake and a compiler, which the GPU machine does not have
