@@ -1,6 +1,7 @@
 // exstar_init / exstar_shutdown: StarPU start-up with the requested back ends, OpenCL programs.
 #include "runtime/internal.h"
 #include "codelets/codelets.h"
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -63,9 +64,26 @@ void reserve_app_core(const exstar_config &cfg, struct starpu_conf *conf)
   if ((cfg.backends & EXSTAR_BACKEND_CUDA) && exstar_codelets_cuda_device_count() > 0) conf->reserve_ncpus = 1;
 }
 
-// Validates cfg's scheduler (and STARPU_SCHED) and fills conf from it.
+// Whether the worker count in environment variable `name` is unset, empty, or an integer >= -1
+// (StarPU's -1: its own choice). StarPU itself aborts on "abc" or "-3".
+int check_worker_env(const char *name)
+{
+  const char *v = getenv(name);
+  if (!v || !*v) return EXSTAR_SUCCESS;
+  char *end = nullptr;
+  errno = 0;
+  const long n = strtol(v, &end, 10);
+  if (errno == 0 && *end == '\0' && n >= -1 && n <= 4096) return EXSTAR_SUCCESS;
+  return exstar_set_error(EXSTAR_ERR_ARG, "exstar_init: %s='%s' is not a worker count (an integer >= 0, or -1 for "
+                          "StarPU's choice)", name, v);
+}
+
+// Validates cfg's scheduler (and STARPU_SCHED) and the worker counts in the environment, and
+// fills conf from them.
 int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
 {
+  for (const char *name : {"STARPU_NCPU", "STARPU_NCPUS", "STARPU_NCUDA", "STARPU_NOPENCL", "STARPU_NWORKER_PER_CUDA"})
+    if (int s = check_worker_env(name)) return s;
   // An empty STARPU_SCHED means unset, as for StarPU.
   const char *env = getenv("STARPU_SCHED");
   if (env && *env && !known_sched(env))

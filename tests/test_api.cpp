@@ -134,6 +134,22 @@ TEST_CASE("exstar_init refuses an unknown STARPU_SCHED", "[api][errors][sched]")
   CHECK_FALSE(starpu_is_initialized());
 }
 
+TEST_CASE("exstar_init refuses a worker count in the environment that is not one", "[api][errors]")
+{
+  for (const char *bad : {"abc", "-3", "2x", "99999999999"}) {
+    scoped_env env("STARPU_NCPU", bad);
+    exstar_config cfg = cpu_config(nullptr);
+    CHECK(exstar_init(&cfg) == EXSTAR_ERR_ARG);
+    CHECK_THAT(std::string(exstar_last_error()), Catch::Contains("STARPU_NCPU='" + std::string(bad) + "'"));
+    CHECK_FALSE(starpu_is_initialized());
+  }
+  scoped_env env("STARPU_NCPU", "1"); // and a count that is one works
+  exstar_config cfg = cpu_config(nullptr);
+  REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
+  CHECK(exstar_worker_count(EXSTAR_BACKEND_CPU) == 1);
+  exstar_shutdown();
+}
+
 TEST_CASE("exstar_config.sched names the scheduler that runs", "[api][sched]")
 {
   scoped_env env("STARPU_SCHED", nullptr);

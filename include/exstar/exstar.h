@@ -103,7 +103,9 @@ void exstar_config_default(exstar_config *cfg);
  * from the GPUs to main memory), STARPU_NWORKER_PER_CUDA=4 (four workers, each with its own
  * stream, share each GPU: one tile's task does not fill an H100, so four run at once), and with
  * a CUDA device and ncpus -1 it leaves one core to the application thread (StarPU's
- * reserve_ncpus; STARPU_NCPU or STARPU_RESERVE_NCPU win). The OpenCL sources are embedded in the
+ * reserve_ncpus; STARPU_NCPU or STARPU_RESERVE_NCPU win). A worker count in STARPU_NCPU,
+ * STARPU_NCPUS, STARPU_NCUDA, STARPU_NOPENCL or STARPU_NWORKER_PER_CUDA that is not an integer
+ * >= -1 gives EXSTAR_ERR_ARG naming it (StarPU itself would abort). The OpenCL sources are embedded in the
  * library; the environment variable EXSTAR_OPENCL_PATH (a directory holding the installed
  * core/ and kernels_cl/ sources) overrides them. */
 int exstar_init(const exstar_config *cfg);
