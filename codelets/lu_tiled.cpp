@@ -277,23 +277,7 @@ static void lu_plain_gemm_col_cuda(void *buffers[], void *cl_arg)
   exstar_codelet_cuda_check(status, "exstar_lu_plain_gemm_col");
 }
 #endif
-static struct starpu_perfmodel exstar_lu_plain_gemm_col_model;
-struct starpu_codelet exstar_lu_plain_gemm_col_cl = [] {
-  exstar_lu_plain_gemm_col_model.type = STARPU_HISTORY_BASED;
-  exstar_lu_plain_gemm_col_model.symbol = "exstar_lu_plain_gemm_col";
-  exstar_lu_plain_gemm_col_model.footprint = tiled_footprint;
-  struct starpu_codelet cl;
-  starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = lu_plain_gemm_col_cpu;
-#ifdef EXSTAR_WITH_CUDA_CODELETS
-  cl.cuda_funcs[0] = lu_plain_gemm_col_cuda;
-  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
-#endif
-  cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
-  cl.model = &exstar_lu_plain_gemm_col_model;
-  cl.name = "exstar_lu_plain_gemm_col";
-  return cl;
-}();
+EXSTAR_LU_TILED_CODELET_ANY(lu_plain_gemm_col); // the tiled tasks' codelet, as the panel's
 
 static struct starpu_perfmodel exstar_lu_plain_gemm_model;
 struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
