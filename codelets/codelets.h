@@ -15,6 +15,10 @@
 int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len);
 void exstar_codelets_opencl_unload(void);
 
+/* OpenCL devices of any platform that are not CPUs (GPUs, accelerators); 0 in a build without
+ * OpenCL or on any error. */
+int exstar_codelets_opencl_noncpu_device_count(void);
+
 /* CUDA devices the CUDA runtime sees (0 in a build without CUDA codelets, or on any error). */
 int exstar_codelets_cuda_device_count(void);
 

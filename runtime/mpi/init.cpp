@@ -1,6 +1,7 @@
 // exstar_mpi_init / exstar_mpi_shutdown: StarPU started through StarPU-MPI with exstar's
 // configuration rules, the process grid and the tag counter shared by the drivers.
 #include "runtime/mpi/internal.h"
+#include "codelets/codelets.h"
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -49,11 +50,17 @@ void unbind_if_cores_shared()
 // Under StarPU-MPI, whose progression thread takes another core, that left no CPU worker at all
 // on a 2-core node (measured here: 2 cores, 1 process or 2: 0 CPU workers, 1 OpenCL), and the
 // distributed LU's panels and copies run on CPU workers ('mpirun -np 2 exstar getrf' stopped
-// with ENODEV). So here, when CPU workers may run, StarPU's own default applies: CPU OpenCL
-// devices are left out (they would compete for the cores the CPU workers use, and every exstar
-// codelet has a CPU implementation). They stay when the configuration names the OpenCL back end
-// (require), asks for OpenCL workers (nopencl > 0) or excludes CPU workers, and when the user
-// set STARPU_OPENCL_ON_CPUS. Returns whether it set the variable (unset again after start-up).
+// with ENODEV). So here, when CPU workers may run, no OpenCL worker is started on a CPU OpenCL
+// device (it would compete for the cores the CPU workers use, and every exstar codelet has a
+// CPU implementation). They stay when the configuration names the OpenCL back end (require),
+// asks for OpenCL workers (nopencl > 0) or excludes CPU workers, when the user set
+// STARPU_OPENCL_ON_CPUS or STARPU_NOPENCL, and on nodes with an OpenCL GPU or accelerator.
+//
+// The device stays visible (no STARPU_OPENCL_ON_CPUS=0): StarPU's bus model records how many
+// OpenCL devices it saw, and processes on one node that count differently recalibrate it in
+// turn, one rewriting the files while another reads them (CI, 2 ranks, one with OpenCL workers
+// alone: perfmodel_bus.c's assertion 'ret == 1', an abort). Starting no worker on it costs no
+// core. Returns whether its workers are left out.
 bool leave_out_cpu_opencl(const exstar_config *user_cfg)
 {
   exstar_config cfg;
@@ -61,10 +68,11 @@ bool leave_out_cpu_opencl(const exstar_config *user_cfg)
   if (user_cfg) cfg = *user_cfg;
   if (!(cfg.backends & EXSTAR_BACKEND_CPU) || cfg.nopencl > 0) return false;
   if (cfg.require && (cfg.backends & EXSTAR_BACKEND_OPENCL)) return false;
-  const char *set = getenv("STARPU_OPENCL_ON_CPUS");
-  if (set && *set) return false;
-  setenv("STARPU_OPENCL_ON_CPUS", "0", 1);
-  return true;
+  for (const char *name : {"STARPU_OPENCL_ON_CPUS", "STARPU_NOPENCL"}) {
+    const char *set = getenv(name);
+    if (set && *set) return false;
+  }
+  return exstar_codelets_opencl_noncpu_device_count() == 0;
 }
 
 // MPI at MPI_THREAD_MULTIPLE. The drivers agree on sizes and statuses with collectives from the
@@ -111,14 +119,14 @@ int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg)
     return s;
   }
   bool starpu_up = false;
-  const bool opencl_env = leave_out_cpu_opencl(cfg);
+  const bool no_cpu_opencl = leave_out_cpu_opencl(cfg);
   int s = exstar_rt::init_with(cfg, [&](struct starpu_conf *conf) {
+    if (no_cpu_opencl) conf->nopencl = 0;
     // StarPU-MPI reserves a core for its progression thread only when ncpus is StarPU's default.
     int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, conf);
     starpu_up = ret == 0;
     return ret;
   });
-  if (opencl_env) unsetenv("STARPU_OPENCL_ON_CPUS"); // StarPU read it; a later exstar_init decides anew
   if (s != EXSTAR_SUCCESS) {
     if (starpu_up) starpu_mpi_shutdown();
     stop_mpi();
