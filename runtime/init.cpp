@@ -21,12 +21,13 @@ int workers_of(unsigned backends)
   return n;
 }
 
+const struct { unsigned bit; const char *name; } backend_kinds[] = {
+    {EXSTAR_BACKEND_CPU, "cpu"}, {EXSTAR_BACKEND_OPENCL, "opencl"}, {EXSTAR_BACKEND_CUDA, "cuda"}};
+
 // A requested back end without worker is an error when cfg->require is set.
 int check_required(const exstar_config &cfg)
 {
-  static const struct { unsigned bit; const char *name; } kinds[] = {
-      {EXSTAR_BACKEND_CPU, "cpu"}, {EXSTAR_BACKEND_OPENCL, "opencl"}, {EXSTAR_BACKEND_CUDA, "cuda"}};
-  for (const auto &k : kinds)
+  for (const auto &k : backend_kinds)
     if ((cfg.backends & k.bit) && workers_of(k.bit) == 0)
       return exstar_set_error(EXSTAR_ERR_NO_WORKER, "back end '%s' requested but StarPU found no %s worker",
                               k.name, k.name);
@@ -108,22 +109,49 @@ int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
   // four 0.394 / 1.77 s, eight 0.391 / 1.76 s (same bits). The user's setting wins.
   setenv("STARPU_NWORKER_PER_CUDA", "4", 0);
   starpu_conf_init(conf);
-  // ncpus -1 keeps what starpu_conf_init read from STARPU_NCPU: StarPU-MPI reserves a core for
-  // its progression thread when conf->ncpus is -1, and StarPU then takes it from STARPU_NCPU's
-  // count too (STARPU_NCPU=1 under exstar_mpi_init started 0 CPU workers).
-  if (!(cfg.backends & EXSTAR_BACKEND_CPU)) conf->ncpus = 0;
-  else if (cfg.ncpus != -1) conf->ncpus = cfg.ncpus;
-  conf->nopencl = (cfg.backends & EXSTAR_BACKEND_OPENCL) ? cfg.nopencl : 0;
-  conf->ncuda = (cfg.backends & EXSTAR_BACKEND_CUDA) ? cfg.ncuda : 0;
+  // The back-end mask wins over the environment: StarPU would otherwise let STARPU_NCPU start
+  // CPU workers in a configuration that excludes them (OpenCL only with require = 1 started
+  // CPU workers; CUDA only without a GPU ran on CPUs without a word). starpu_conf_init has read
+  // every STARPU_* variable into conf, so with the configuration first, the counts of the back
+  // ends in the mask still come from the environment when it sets them (StarPU's rule), and
+  // every other setting is as before.
+  conf->precedence_over_environment_variables = 1;
+  // A count read from the environment (>= 0) wins over cfg's; -1 is StarPU's own choice. ncpus
+  // -1 matters: StarPU-MPI reserves a core for its progression thread only then.
+  auto count = [&](unsigned bit, int from_env, int from_cfg) {
+    if (!(cfg.backends & bit)) return 0;
+    return from_env != -1 ? from_env : from_cfg;
+  };
+  conf->ncpus = count(EXSTAR_BACKEND_CPU, conf->ncpus, cfg.ncpus);
+  conf->nopencl = count(EXSTAR_BACKEND_OPENCL, conf->nopencl, cfg.nopencl);
+  conf->ncuda = count(EXSTAR_BACKEND_CUDA, conf->ncuda, cfg.ncuda);
   reserve_app_core(cfg, conf);
   // A set STARPU_SCHED still wins over this name: StarPU's rule, environment over configuration.
   if (cfg.sched) conf->sched_policy_name = cfg.sched;
   return EXSTAR_SUCCESS;
 }
 
-int start_status(int ret)
+// The names of the back ends in mask: "cpu", "cpu, opencl", ...
+std::string backend_names(unsigned mask)
 {
-  if (ret == -ENODEV) return exstar_set_error(EXSTAR_ERR_NO_WORKER, "StarPU found no worker for the requested back ends");
+  std::string names;
+  for (const auto &k : backend_kinds)
+    if (mask & k.bit) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names;
+}
+
+int start_status(const exstar_config &cfg, int ret)
+{
+  // StarPU started no worker at all. With one back end requested this is the message a missing
+  // back end gets after start-up (check_required); with several, name them.
+  if (ret == -ENODEV) {
+    const std::string names = backend_names(cfg.backends);
+    if (names.find(',') == std::string::npos)
+      return exstar_set_error(EXSTAR_ERR_NO_WORKER, "back end '%s' requested but StarPU found no %s worker",
+                              names.c_str(), names.c_str());
+    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "StarPU found no worker for the requested back ends (%s)",
+                            names.c_str());
+  }
   if (ret != 0) return exstar_set_error(EXSTAR_ERR_STARPU, "starpu_init failed (%d)", ret);
   return EXSTAR_SUCCESS;
 }
@@ -132,7 +160,7 @@ int start_starpu(const exstar_config &cfg)
 {
   struct starpu_conf conf;
   if (int s = make_conf(cfg, &conf)) return s;
-  if (int s = start_status(starpu_init(&conf))) return s;
+  if (int s = start_status(cfg, starpu_init(&conf))) return s;
   owns_starpu = true;
   return EXSTAR_SUCCESS;
 }
@@ -217,7 +245,7 @@ int init_with(const exstar_config *user_cfg, const std::function<int(struct star
   if (int s = resolve_config(user_cfg, cfg)) return s;
   struct starpu_conf conf;
   if (int s = make_conf(cfg, &conf)) return s;
-  if (int s = start_status(start(&conf))) return s;
+  if (int s = start_status(cfg, start(&conf))) return s;
   return attach(cfg); // the caller's start owns StarPU and stops it on failure
 }
 

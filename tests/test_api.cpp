@@ -109,6 +109,8 @@ exstar_config cpu_config(const char *sched)
   return cfg;
 }
 
+std::string last_error();
+
 // The scheduler of context 0, the one starpu_init creates.
 std::string running_sched() { return starpu_sched_ctx_get_sched_policy(0)->policy_name; }
 
@@ -148,6 +150,31 @@ TEST_CASE("exstar_init refuses a worker count in the environment that is not one
   REQUIRE(exstar_init(&cfg) == EXSTAR_SUCCESS);
   CHECK(exstar_worker_count(EXSTAR_BACKEND_CPU) == 1);
   exstar_shutdown();
+}
+
+TEST_CASE("the back-end mask wins over STARPU_NCPU: no CPU worker where the mask excludes them", "[api][env]")
+{
+  scoped_env env("STARPU_NCPU", "1");
+  const bool require = GENERATE(false, true);
+  for (unsigned mask : {unsigned(EXSTAR_BACKEND_OPENCL), unsigned(EXSTAR_BACKEND_CUDA)}) {
+    const std::string name = mask == EXSTAR_BACKEND_OPENCL ? "opencl" : "cuda";
+    INFO(name << " only, require = " << require);
+    exstar_config cfg;
+    exstar_config_default(&cfg);
+    cfg.backends = mask;
+    cfg.require = require;
+    const int s = exstar_init(&cfg);
+    if (s == EXSTAR_SUCCESS) { // the machine has that back end: it alone runs
+      CHECK(exstar_worker_count(EXSTAR_BACKEND_CPU) == 0);
+      CHECK(exstar_worker_count(mask) > 0);
+      exstar_shutdown();
+      continue;
+    }
+    // none: one error naming it, whether required or not (StarPU started no worker at all)
+    CHECK(s == EXSTAR_ERR_NO_WORKER);
+    CHECK_THAT(last_error(), Catch::Equals("back end '" + name + "' requested but StarPU found no " + name + " worker"));
+    CHECK_FALSE(starpu_is_initialized());
+  }
 }
 
 TEST_CASE("exstar_config.sched names the scheduler that runs", "[api][sched]")
