@@ -13,8 +13,10 @@
 namespace cli {
 
 // Exit codes: 0 success, 1 failure (bad input file, library error), 2 usage error,
-// 3 getrf's factors written but U singular (LAPACK's info > 0).
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SINGULAR = 3 };
+// 3 getrf's factors written but U singular (LAPACK's info > 0), 4 a result (getrf's factors,
+// gesv's solution) written but overflowed: it holds inf or NaN where the exact values lie beyond
+// the double range.
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_SINGULAR = 3, EXIT_OVERFLOW = 4 };
 
 // An option a subcommand accepts: "--name" or "-o"; takes_value says whether it has an argument.
 struct OptSpec {

@@ -43,6 +43,7 @@ int run(const Args &args)
   dist::share_shape(b);
   std::vector<int32_t> ipiv((size_t)a.rows);
   int64_t n = a.rows, info = 0;
+  bool overflowed = false;
   {
     Session session(args);
     lu_shape(args);
@@ -58,16 +59,21 @@ int run(const Args &args)
     });
     if (r.status == EXSTAR_ERR_SINGULAR)
       throw Failure("gesv: matrix is singular: U(" + std::to_string(info) + "," + std::to_string(info) + ") = 0");
-    // Finite input can still overflow (growth beyond the double range).
-    if (r.status == EXSTAR_ERR_NONFINITE)
-      throw Failure("gesv: the LU factors overflowed (L or U holds inf or NaN); no solution written");
-    if (r.status != EXSTAR_SUCCESS) throw Failure(r.error.empty() ? exstar_status_name(r.status) : r.error);
+    // Finite input can still overflow (growth beyond the double range): X is written with a
+    // warning and exit code 4, as getrf's factors are.
+    overflowed = r.status == EXSTAR_ERR_NONFINITE;
+    if (r.status != EXSTAR_SUCCESS && !overflowed)
+      throw Failure(r.error.empty() ? exstar_status_name(r.status) : r.error);
   }
-  if (!dist::root()) return EXIT_OK; // rank 0 writes
-  OutputFile out(out_path);
-  write_matrix(out, b.rows, b.cols, b.values);
-  out.commit();
-  return EXIT_OK;
+  return dist::on_root_code([&] { // rank 0 writes; every rank returns its code
+    OutputFile out(out_path);
+    write_matrix(out, b.rows, b.cols, b.values);
+    out.commit();
+    const int64_t k = count_nonfinite(b.values);
+    if (overflowed) warn_overflow("gesv: the LU factors", count_nonfinite(a.values), "the solution was written");
+    if (k) warn_overflow("gesv: the solution", k, "it was written");
+    return overflowed || k ? EXIT_OVERFLOW : EXIT_OK;
+  });
 }
 
 std::string help()
@@ -81,8 +87,11 @@ std::string help()
              "one rounding per entry), d := the LU solve of r, x := RN(x + d). The solution is\n"
              "the same bits on every back end, scheduler and number of workers.\n\n"
              "A singular A (a zero pivot U(j,j)) is an error: exit 1, nothing written. A NaN or\n"
-             "infinite entry in A or B is refused before factorizing (exit 1). On a terminal, a\n"
-             "progress line is drawn on stderr while the solve runs.\n\n"
+             "infinite entry in A or B is refused before factorizing (exit 1). When the exact\n"
+             "solution (or the LU of finite A) overflows the double range, X is written, holding\n"
+             "±inf (and NaN where an overflowed entry meets another), with a warning, and the\n"
+             "exit code is 4. On a terminal, a progress line is drawn on stderr while the solve\n"
+             "runs.\n\n"
              "Under 'mpirun -np N' (an exstar built with StarPU-MPI) the LU is distributed over the N\n"
              "processes (exstar_mpi_dgesv); rank 0 reads A and B, solves and writes X, byte for byte\n"
              "one process's X.\n\n"

@@ -45,27 +45,29 @@ int run(const Args &args)
       return (plain ? exstar_dgetrf_plain : exstar_dgetrf)(a.rows, a.cols, a.values.data(), leading_dim(a),
                                                            ipiv.data(), &info);
     });
-    // Finite input can still overflow (growth beyond the double range): no factors then.
-    if (r.status == EXSTAR_ERR_NONFINITE)
-      throw Failure("getrf: the factors overflowed (L or U holds inf or NaN); nothing written");
-    if (r.status != EXSTAR_ERR_SINGULAR && r.status != EXSTAR_SUCCESS)
+    // Finite input can still overflow (growth beyond the double range): the factors are written
+    // with a warning and exit code 4, as gesv's solution is.
+    if (r.status != EXSTAR_ERR_SINGULAR && r.status != EXSTAR_SUCCESS && r.status != EXSTAR_ERR_NONFINITE)
       throw Failure(r.error.empty() ? exstar_status_name(r.status) : r.error);
   }
   // As LAPACK: a zero pivot does not stop the factorization; the factors are written and the
-  // exit code (3) says that U is singular.
-  if (!dist::root()) return info > 0 ? EXIT_SINGULAR : EXIT_OK; // rank 0 writes
-  OutputFile lu(lu_path), piv(piv_path);
-  write_matrix(lu, a.rows, a.cols, a.values,
-               std::string(plain ? "plain-double" : "exact") + " LU (LAPACK dgetrf layout): unit L below the "
-               "diagonal, U on and above");
-  write_pivots(piv, ipiv);
-  commit_together({&lu, &piv});
-  if (info > 0) {
-    std::fprintf(stderr, "exstar: warning: getrf: matrix is singular: U(%lld,%lld) = 0 (info = %lld); "
-                         "the factors were written\n", (long long)info, (long long)info, (long long)info);
-    return EXIT_SINGULAR;
-  }
-  return EXIT_OK;
+  // exit code (3) says that U is singular. Rank 0 writes; every rank returns its code.
+  return dist::on_root_code([&] {
+    OutputFile lu(lu_path), piv(piv_path);
+    write_matrix(lu, a.rows, a.cols, a.values,
+                 std::string(plain ? "plain-double" : "exact") + " LU (LAPACK dgetrf layout): unit L below the "
+                 "diagonal, U on and above");
+    write_pivots(piv, ipiv);
+    commit_together({&lu, &piv});
+    if (info > 0)
+      std::fprintf(stderr, "exstar: warning: getrf: matrix is singular: U(%lld,%lld) = 0 (info = %lld); "
+                           "the factors were written\n", (long long)info, (long long)info, (long long)info);
+    if (const int64_t k = count_nonfinite(a.values)) {
+      warn_overflow("getrf: the factors", k, "the factors were written");
+      return EXIT_OVERFLOW;
+    }
+    return info > 0 ? EXIT_SINGULAR : EXIT_OK;
+  });
 }
 
 std::string help()
@@ -80,9 +82,10 @@ std::string help()
              "pivots, 1-based integers: row i was interchanged with row ipiv(i), in order.\n\n"
              "A NaN or infinite entry in A is refused (exit 1, nothing written). A zero pivot\n"
              "does not stop the factorization (as LAPACK): the factors are written, a warning\n"
-             "names the first zero U(j,j), and the exit code is 3. If the factors overflow,\n"
-             "nothing is written (exit 1). On a terminal, a progress line is drawn on stderr\n"
-             "while the factorization runs.\n\n"
+             "names the first zero U(j,j), and the exit code is 3. If the factors of finite\n"
+             "input overflow (growth beyond the double range), they are written with a warning\n"
+             "and the exit code is 4 (ahead of 3). On a terminal, a progress line is drawn on\n"
+             "stderr while the factorization runs.\n\n"
              "Under 'mpirun -np N' (an exstar built with StarPU-MPI) the factorization is\n"
              "distributed over the N processes (exstar_mpi_dgetrf, tiles 2D block-cyclic); rank 0\n"
              "reads and writes the files, which are byte-identical to one process's.\n\n"

@@ -106,6 +106,17 @@ void on_root(const std::function<void()> &f)
 #endif
 }
 
+int on_root_code(const std::function<int()> &f)
+{
+  if (!distributed) return f();
+  int code = EXIT_OK;
+  on_root([&] { code = f(); });
+#ifdef EXSTAR_TOOL_HAVE_MPI
+  share_from_root(&code);
+#endif
+  return code;
+}
+
 int alone_on_root(const std::function<int()> &f)
 {
   if (!distributed) return f();

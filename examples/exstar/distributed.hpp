@@ -30,6 +30,9 @@ bool root();
 // Runs f on rank 0 only; if it throws, rank 0 rethrows and the other ranks throw Quiet with the
 // exit code main will give rank 0's exception.
 void on_root(const std::function<void()> &f);
+// Runs f on rank 0 only (it writes the outputs) and returns its exit code on every rank; if f
+// throws, as on_root.
+int on_root_code(const std::function<int()> &f);
 // A whole run on rank 0 alone: rank 0 runs f as one process (active() is false meanwhile, so
 // its library session is exstar_init's, not StarPU-MPI's); the other ranks start nothing and
 // wait, without spinning, for f's exit code, which every rank returns. f must not throw.

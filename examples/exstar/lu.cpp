@@ -2,6 +2,7 @@
 #include "lu.hpp"
 #include "cli.hpp"
 #include <cmath>
+#include <cstdio>
 
 namespace cli {
 
@@ -19,6 +20,20 @@ void require_finite(const Matrix &a, const std::string &what)
       if (!std::isfinite(a.at(i, j)))
         throw Failure(a.file + ": entry (" + std::to_string(i + 1) + "," + std::to_string(j + 1) + ") is " +
                       format_double(a.at(i, j)) + ": " + what + " needs finite input (nothing computed)");
+}
+
+int64_t count_nonfinite(const std::vector<double> &values)
+{
+  int64_t k = 0;
+  for (double v : values) k += !std::isfinite(v);
+  return k;
+}
+
+void warn_overflow(const std::string &what, int64_t count, const std::string &done)
+{
+  std::fprintf(stderr, "exstar: warning: %s overflowed: %lld %s inf or NaN (the exact values lie beyond the "
+                       "double range); %s\n", what.c_str(), (long long)count, count == 1 ? "entry is" : "entries are",
+               done.c_str());
 }
 
 void write_pivots(OutputFile &out, const std::vector<int32_t> &ipiv)

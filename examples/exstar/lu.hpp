@@ -14,6 +14,11 @@ void require_square(const Matrix &a);
 // Throws Failure naming the first NaN or infinite entry (1-based row and column): the LU of such
 // input is NaN/inf throughout, so the tool refuses it before factorizing.
 void require_finite(const Matrix &a, const std::string &what);
+// How many entries of the rows x cols column-major values are NaN or ±inf.
+int64_t count_nonfinite(const std::vector<double> &values);
+// The warning of a result that overflowed (exit code EXIT_OVERFLOW): "exstar: warning: WHAT
+// overflowed: K entries are inf or NaN (the exact values lie beyond the double range); DONE".
+void warn_overflow(const std::string &what, int64_t count, const std::string &done);
 // lda for the library: max(1, rows).
 inline int64_t leading_dim(const Matrix &a) { return a.rows > 0 ? a.rows : 1; }
 // Applies --nb NB / --unblocked (exstar_set_lu_tile) for this run; call inside the Session.

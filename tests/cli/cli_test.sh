@@ -399,10 +399,12 @@ case_getrf() {
   mat I.mtx 2 2  1 2  -inf 4
   expect_error 1 "I.mtx: entry (1,2) is -inf" getrf I.mtx -o L2.mtx --ipiv P2.mtx
   [ ! -e L2.mtx ] && [ ! -e P2.mtx ] || fail "getrf of a NaN/inf matrix wrote a file"
-  # Overflow from finite input: the factors would hold inf; nothing written.
+  # Overflow from finite input: the factors (u(2,2) = -inf) are written, with a warning and
+  # exit code 4, as gesv's overflowed solution is.
   mat O.mtx 2 2  1 1  1.5e308 -1.5e308   # u(2,2) = -1.5e308 - 1.5e308 = -inf
-  expect_error 1 "getrf: the factors overflowed" getrf O.mtx -o L2.mtx --ipiv P2.mtx
-  [ ! -e L2.mtx ] && [ ! -e P2.mtx ] || fail "an overflowing getrf wrote a file"
+  expect_error 4 "exstar: warning: getrf: the factors overflowed: 1 entry is inf or NaN" getrf O.mtx -o L2.mtx --ipiv P2.mtx
+  [ "$(body L2.mtx)" = "1 1 1.5e+308 -inf" ] && [ "$(body P2.mtx)" = "1 2" ] ||
+    fail "an overflowing getrf wrote LU $(body L2.mtx), P $(body P2.mtx)"
 }
 
 case_gesv() {
@@ -436,10 +438,18 @@ case_gesv() {
   expect_error 1 "N.mtx: entry (2,2) is nan" gesv --plain N.mtx b.mtx -o Y.mtx
   vec d.mtx 1 inf 3
   expect_error 1 "d.mtx: entry (2,1) is inf" gesv A.mtx d.mtx -o Y.mtx
+  # Overflow from finite input: X is written with a warning and exit code 4, as getrf's factors.
+  mat O.mtx 2 2  1e-300 0  0 1   # finite factors; x(1) = 1e10 / 1e-300 overflows
+  vec e.mtx 1e10 1
+  expect_error 4 "exstar: warning: gesv: the solution overflowed: 1 entry is inf or NaN" gesv O.mtx e.mtx -o Y.mtx
+  [ "$(body Y.mtx)" = "inf 1" ] || fail "an overflowing gesv wrote '$(body Y.mtx)'"
+  rm -f Y.mtx
   mat O.mtx 2 2  1 1  1.5e308 -1.5e308   # finite, but u(2,2) overflows
   vec e.mtx 1 1
-  expect_error 1 "gesv: the LU factors overflowed" gesv O.mtx e.mtx -o Y.mtx
-  [ ! -e Y.mtx ] || fail "a refused gesv wrote its output"
+  run gesv O.mtx e.mtx -o Y.mtx
+  [ "$RC" = 4 ] && [ -e Y.mtx ] && grep -q "^exstar: warning: gesv: the LU factors overflowed: 1 entry is inf or NaN" stderr.txt ||
+    fail "gesv with overflowed factors: exit $RC, '$ERR'"
+  echo "ok: overflowed gesv -> exit 4, a warning, X written"
   # Ill-conditioned: refinement with exact residuals changes the answer, and the bits of each
   # run are those of the same run on one worker.
   run gen matrix --n 30 --cond 1e12 --seed 2 -o G.mtx
@@ -508,6 +518,10 @@ case_mpi() {
   mpi 2 getrf --backend cpu --ncpus 1 --unblocked A.mtx -o L.mtx --ipiv Q.mtx
   [ "$RC" = 2 ] && [ ! -e L.mtx ] || fail "--unblocked under mpirun: exit $RC, '$ERR'"
   echo "ok: errors under mpirun: one line from rank 0, exit 1 / 2, nothing written"
+  mat O.mtx 2 2  1e-300 0  0 1; vec e.mtx 1e10 1   # x(1) overflows: exit 4 from every rank
+  mpi 2 gesv --backend cpu --ncpus 1 O.mtx e.mtx -o Y.mtx
+  [ "$RC" = 4 ] && [ "$(body Y.mtx)" = "inf 1" ] && [ "$(grep -c warning stderr.txt)" = 1 ] ||
+    fail "overflowing gesv under mpirun: exit $RC, '$ERR'"
   # a rank that dies in the middle (killed after 2 s of a run that takes minutes at nb 8): the
   # job ends at once with a non-zero exit, never a hang, and nothing is written
   run gen matrix --n 600 --seed 2 -o M.mtx
