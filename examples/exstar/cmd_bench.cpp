@@ -1,5 +1,6 @@
-// exstar bench dot|gemv|trsv|getrf --n N [--reps R]: times the exact library call against the
-// plain-double baseline of the same subcommand's --plain, and prints the medians.
+// exstar bench dot|gemv|trsv|gemm|getrf --n N [--reps R]: times the exact library call against
+// the vendor's plain-double implementation (BLAS, LAPACK) on the same cores, and prints the
+// medians and ratios.
 #include "baseline.hpp"
 #include "cli.hpp"
 #include "gen.hpp"
@@ -77,71 +78,144 @@ struct Workspace {
   double scalar = 0.0;
 };
 
+// The vendor baselines: the BLAS and LAPACK the tool links (OpenBLAS on Debian), through their
+// Fortran symbols, on as many threads as there are CPU workers: the same cores as the exact call.
 #ifdef EXSTAR_TOOL_HAVE_LAPACK
-extern "C" void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+extern "C" {
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+double ddot_(const int *n, const double *x, const int *incx, const double *y, const int *incy);
+void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a, const int *lda,
+            const double *x, const int *incx, const double *beta, double *y, const int *incy, size_t);
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a, const int *lda,
+            double *x, const int *incx, size_t, size_t, size_t);
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc, size_t, size_t);
+void openblas_set_num_threads(int) __attribute__((weak));
+}
 
-// The threads LAPACK gets: as many as CPU workers (the same cores); without CPU workers (only
-// accelerators) the machine's cores, not one thread (a single-threaded n = 8192 dgetrf beside
-// a GPU took ~9 s a run).
-unsigned lapack_threads()
+// The threads BLAS and LAPACK get: as many as CPU workers (the same cores); without CPU workers
+// (only accelerators) the machine's cores, not one thread (a single-threaded n = 8192 dgetrf
+// beside a GPU took ~9 s a run).
+unsigned vendor_threads()
 {
   const unsigned workers = starpu_cpu_worker_get_count();
   return workers > 0 ? workers : std::max(1u, std::thread::hardware_concurrency());
 }
 
-// LAPACK's dgetrf on lapack_threads() threads (when the LAPACK is OpenBLAS).
-int lapack_dgetrf(int64_t n, double *a, int32_t *ipiv)
+// Wraps a vendor call: sets OpenBLAS's thread count first (when the BLAS is OpenBLAS).
+std::function<int()> vendor(std::function<void()> f)
 {
-  if (openblas_set_num_threads) openblas_set_num_threads((int)lapack_threads());
-  int ni = (int)n, info = 0;
-  static_assert(sizeof(int) == sizeof(int32_t), "LAPACK's ipiv is int");
-  dgetrf_(&ni, &ni, a, &ni, (int *)ipiv, &info);
-  return info < 0 ? (int)EXSTAR_ERR_ARG : (int)EXSTAR_SUCCESS;
+  return [f] {
+    if (openblas_set_num_threads) openblas_set_num_threads((int)vendor_threads());
+    f();
+    return (int)EXSTAR_SUCCESS;
+  };
 }
+
+std::string vendor_where(const char *call) { return std::string(call) + ", " + std::to_string(vendor_threads()) + " threads"; }
 #endif
 
-std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w, Rng &rng)
+std::vector<Contender> dot_contenders(int64_t n, Workspace &w, Rng &rng)
 {
+  w.x = random_matrix(rng, n, 1);
+  w.y = random_matrix(rng, n, 1);
   auto nothing = [] {};
-  if (op == "dot") {
-    w.x = random_matrix(rng, n, 1);
-    w.y = random_matrix(rng, n, 1);
-    return {{"exact", "exstar_ddot (StarPU)", nothing,
-             [&w, n] { return exstar_ddot(n, w.x.values.data(), 1, w.y.values.data(), 1, &w.scalar); }},
-            {"plain", "double loop, 1 thread", nothing, [&w] {
-               w.scalar = plain_dot(w.x.values, w.y.values);
-               return (int)EXSTAR_SUCCESS;
-             }}};
-  }
-  if (op == "gemv") {
-    w.a = random_matrix(rng, n, n);
-    w.x = random_matrix(rng, n, 1);
-    w.out.assign((size_t)n, 0.0);
-    return {{"exact", "exstar_dgemv (StarPU)", nothing,
-             [&w, n] {
-               return exstar_dgemv('N', n, n, 1.0, w.a.values.data(), n, w.x.values.data(), 1, 0.0, w.out.data(),
-                                   1);
-             }},
-            {"plain", "double loops, 1 thread", nothing, [&w] {
-               plain_gemv(false, w.a, 1.0, w.x.values, 0.0, w.out);
-               return (int)EXSTAR_SUCCESS;
-             }}};
-  }
-  if (op == "trsv") {
-    w.a = dominant_lower(rng, n);
-    w.b = random_matrix(rng, n, 1).values;
-    auto reset = [&w] { w.out = w.b; };
-    return {{"exact", "exstar_dtrsv (StarPU)", reset,
-             [&w, n] { return exstar_dtrsv('L', 'N', 'N', n, w.a.values.data(), n, w.out.data(), 1, &w.info); }},
-            {"plain", "double substitution, 1 thread", reset, [&w] {
-               plain_trsv('L', false, false, w.a, w.out);
-               return (int)EXSTAR_SUCCESS;
-             }}};
-  }
-  // getrf: the exact and plain tiled graphs through the library on the same workers, and
-  // LAPACK's dgetrf (OpenBLAS on Debian) on as many threads as there are CPU workers (without
-  // any, the machine's cores).
+  std::vector<Contender> c = {
+      {"exact", "exstar_ddot (StarPU)", nothing,
+       [&w, n] { return exstar_ddot(n, w.x.values.data(), 1, w.y.values.data(), 1, &w.scalar); }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"blas", vendor_where("BLAS ddot"), nothing, vendor([&w, n] {
+                 const int ni = (int)n, one = 1;
+                 w.scalar = ddot_(&ni, w.x.values.data(), &one, w.y.values.data(), &one);
+               })});
+#else
+  c.push_back({"plain", "double loop, 1 thread (no BLAS)", nothing, [&w] {
+                 w.scalar = plain_dot(w.x.values, w.y.values);
+                 return (int)EXSTAR_SUCCESS;
+               }});
+#endif
+  return c;
+}
+
+std::vector<Contender> gemv_contenders(int64_t n, Workspace &w, Rng &rng)
+{
+  w.a = random_matrix(rng, n, n);
+  w.x = random_matrix(rng, n, 1);
+  w.out.assign((size_t)n, 0.0);
+  auto nothing = [] {};
+  std::vector<Contender> c = {
+      {"exact", "exstar_dgemv (StarPU)", nothing, [&w, n] {
+         return exstar_dgemv('N', n, n, 1.0, w.a.values.data(), n, w.x.values.data(), 1, 0.0, w.out.data(), 1);
+       }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"blas", vendor_where("BLAS dgemv"), nothing, vendor([&w, n] {
+                 const int ni = (int)n, one = 1;
+                 const double alpha = 1.0, beta = 0.0;
+                 dgemv_("N", &ni, &ni, &alpha, w.a.values.data(), &ni, w.x.values.data(), &one, &beta, w.out.data(),
+                        &one, 1);
+               })});
+#else
+  c.push_back({"plain", "double loops, 1 thread (no BLAS)", nothing, [&w] {
+                 plain_gemv(false, w.a, 1.0, w.x.values, 0.0, w.out);
+                 return (int)EXSTAR_SUCCESS;
+               }});
+#endif
+  return c;
+}
+
+std::vector<Contender> trsv_contenders(int64_t n, Workspace &w, Rng &rng)
+{
+  w.a = dominant_lower(rng, n);
+  w.b = random_matrix(rng, n, 1).values;
+  auto reset = [&w] { w.out = w.b; };
+  std::vector<Contender> c = {
+      {"exact", "exstar_dtrsv (StarPU)", reset,
+       [&w, n] { return exstar_dtrsv('L', 'N', 'N', n, w.a.values.data(), n, w.out.data(), 1, &w.info); }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"blas", vendor_where("BLAS dtrsv"), reset, vendor([&w, n] {
+                 const int ni = (int)n, one = 1;
+                 dtrsv_("L", "N", "N", &ni, w.a.values.data(), &ni, w.out.data(), &one, 1, 1, 1);
+               })});
+#else
+  c.push_back({"plain", "double substitution, 1 thread (no BLAS)", reset, [&w] {
+                 plain_trsv('L', false, false, w.a, w.out);
+                 return (int)EXSTAR_SUCCESS;
+               }});
+#endif
+  return c;
+}
+
+std::vector<Contender> gemm_contenders(int64_t n, Workspace &w, Rng &rng)
+{
+  w.a = random_matrix(rng, n, n);
+  w.x = random_matrix(rng, n, n); // B
+  w.out.assign((size_t)(n * n), 0.0);
+  auto nothing = [] {};
+  std::vector<Contender> c = {{"exact", "exstar_dgemm (StarPU)", nothing, [&w, n] {
+                                 return exstar_dgemm('N', 'N', n, n, n, 1.0, w.a.values.data(), n, w.x.values.data(),
+                                                     n, 0.0, w.out.data(), n);
+                               }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"blas", vendor_where("BLAS dgemm"), nothing, vendor([&w, n] {
+                 const int ni = (int)n;
+                 const double alpha = 1.0, beta = 0.0;
+                 dgemm_("N", "N", &ni, &ni, &ni, &alpha, w.a.values.data(), &ni, w.x.values.data(), &ni, &beta,
+                        w.out.data(), &ni, 1, 1);
+               })});
+#else
+  c.push_back({"plain", "double loops, 1 thread (no BLAS)", nothing, [&w, n] {
+                 plain_gemm(false, false, w.a, w.x, 1.0, 0.0, n, n, n, w.out);
+                 return (int)EXSTAR_SUCCESS;
+               }});
+#endif
+  return c;
+}
+
+// getrf: the exact and plain tiled graphs through the library on the same workers, and
+// LAPACK's dgetrf (OpenBLAS on Debian) on as many threads as there are CPU workers.
+std::vector<Contender> getrf_contenders(int64_t n, Workspace &w, Rng &rng)
+{
   w.a = random_matrix(rng, n, n);
   w.ipiv.assign((size_t)n, 0);
   auto reset = [&w] { w.out = w.a.values; };
@@ -151,10 +225,22 @@ std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w
       {"plain-tiled", "exstar_dgetrf_plain (StarPU, tiled)", reset,
        [&w, n] { return exstar_dgetrf_plain(n, n, w.out.data(), n, w.ipiv.data(), &w.info); }}};
 #ifdef EXSTAR_TOOL_HAVE_LAPACK
-  c.push_back({"lapack", "LAPACK dgetrf, " + std::to_string(lapack_threads()) + " threads", reset,
-               [&w, n] { return lapack_dgetrf(n, w.out.data(), w.ipiv.data()); }});
+  c.push_back({"lapack", vendor_where("LAPACK dgetrf"), reset, vendor([&w, n] {
+                 int ni = (int)n, info = 0;
+                 static_assert(sizeof(int) == sizeof(int32_t), "LAPACK's ipiv is int");
+                 dgetrf_(&ni, &ni, w.out.data(), &ni, (int *)w.ipiv.data(), &info);
+               })});
 #endif
   return c;
+}
+
+std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w, Rng &rng)
+{
+  if (op == "dot") return dot_contenders(n, w, rng);
+  if (op == "gemv") return gemv_contenders(n, w, rng);
+  if (op == "trsv") return trsv_contenders(n, w, rng);
+  if (op == "gemm") return gemm_contenders(n, w, rng);
+  return getrf_contenders(n, w, rng);
 }
 
 std::string workers()
@@ -171,12 +257,13 @@ std::string workers()
 
 int run(const Args &args)
 {
-  args.expect_files(1, 1, "one operation: dot, gemv, trsv or getrf");
+  args.expect_files(1, 1, "one operation: dot, gemv, trsv, gemm or getrf");
   const std::string op = args.files()[0];
-  if (op != "dot" && op != "gemv" && op != "trsv" && op != "getrf")
-    throw UsageError("unknown operation '" + op + "' (dot, gemv, trsv or getrf)");
+  if (op != "dot" && op != "gemv" && op != "trsv" && op != "gemm" && op != "getrf")
+    throw UsageError("unknown operation '" + op + "' (dot, gemv, trsv, gemm or getrf)");
   if (!args.has("--n")) throw UsageError("missing --n N");
-  int64_t n = args.integer("--n", 0, 1, op == "dot" ? (int64_t(1) << 28) : op == "getrf" ? 8192 : 16384);
+  const int64_t max_n = op == "dot" ? (int64_t(1) << 28) : op == "getrf" || op == "gemm" ? 8192 : 16384;
+  int64_t n = args.integer("--n", 0, 1, max_n);
   int reps = (int)args.integer("--reps", 5, 1, 1000);
   Rng rng((uint64_t)args.integer("--seed", 1, 0, INT64_MAX));
   Session session(args);
@@ -185,13 +272,16 @@ int run(const Args &args)
   std::vector<Contender> list = contenders(op, n, w, rng);
   std::vector<double> medians;
   for (const Contender &c : list) medians.push_back(median_seconds(c, reps));
-  double plain = medians[1]; // the plain-double baseline is the second contender
+  // The baseline is the last contender: the vendor BLAS/LAPACK call (the tool's own loop in a
+  // build without them).
+  const Contender &base = list.back();
+  const double baseline = medians.back();
   std::printf("exstar bench %s: n = %lld, median of %d runs, workers: %s\n", op.c_str(), (long long)n, reps,
               workers().c_str());
-  std::printf("%-12s %-36s %12s %10s\n", "", "implementation", "median s", "vs plain");
+  std::printf("%-12s %-36s %12s %10s\n", "", "implementation", "median s", ("vs " + base.name).c_str());
   for (size_t i = 0; i < list.size(); ++i)
     std::printf("%-12s %-36s %12.3e %10.3g\n", list[i].name.c_str(), list[i].where.c_str(), medians[i],
-                plain > 0 ? medians[i] / plain : 0.0);
+                baseline > 0 ? medians[i] / baseline : 0.0);
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Failure("cannot write to standard output");
   return EXIT_OK;
 }
@@ -199,19 +289,23 @@ int run(const Args &args)
 std::string help()
 {
   return std::string(
-             "usage: exstar bench dot|gemv|trsv|getrf --n N [options]\n\n"
-             "Times the exact library call against the plain-double baseline of the subcommand's\n"
-             "--plain and prints the median time of each and its ratio to the baseline. Data:\n"
-             "uniform random in [-1, 1) (trsv: a lower triangular matrix with a dominant\n"
-             "diagonal). Each contender runs once untimed first (warm-up), then R timed runs.\n"
-             "  dot    exstar_ddot, n-vectors           vs a double loop in this tool (1 thread)\n"
-             "  gemv   exstar_dgemv, n x n, y := A x    vs double loops in this tool (1 thread)\n"
-             "  trsv   exstar_dtrsv, lower n x n        vs double substitution in this tool (1 thread)\n"
+             "usage: exstar bench dot|gemv|trsv|gemm|getrf --n N [options]\n\n"
+             "Times the exact library call against the best plain-double implementation of the\n"
+             "same operation the tool is linked with (BLAS and LAPACK: OpenBLAS on Debian, on as\n"
+             "many threads as there are CPU workers, the same cores; the machine's cores when there\n"
+             "are none) and prints the median time of each and its ratio to that baseline, the\n"
+             "last line. Data: uniform random in [-1, 1) (trsv: a lower triangular matrix with a\n"
+             "dominant diagonal). Each contender runs once untimed first (warm-up), then R timed\n"
+             "runs.\n"
+             "  dot    exstar_ddot, n-vectors           vs BLAS ddot\n"
+             "  gemv   exstar_dgemv, n x n, y := A x    vs BLAS dgemv\n"
+             "  trsv   exstar_dtrsv, lower n x n        vs BLAS dtrsv\n"
+             "  gemm   exstar_dgemm, n x n, C := A B    vs BLAS dgemm\n"
              "  getrf  exstar_dgetrf, n x n, tiled      vs exstar_dgetrf_plain (plain-tiled: the same\n"
              "                                          tiled graph with LAPACK/BLAS kernels) and\n"
-             "                                          lapack (LAPACK dgetrf, as many threads as\n"
-             "                                          CPU workers, or the machine's cores when\n"
-             "                                          there are none); one line each\n\n"
+             "                                          LAPACK dgetrf; one line each\n"
+             "A build without BLAS and LAPACK compares with double loops written in the tool\n"
+             "(one thread; getrf: plain-tiled alone), and says so.\n\n"
              "options:\n"
              "  --n N          problem size (required)\n"
              "  --reps R       timed runs per contender (default 5)\n"
@@ -223,7 +317,7 @@ std::string help()
 } // namespace
 
 extern const Command cmd_bench;
-const Command cmd_bench = {"bench", "time the exact operations against the plain baseline",
+const Command cmd_bench = {"bench", "time the exact operations against BLAS/LAPACK",
                            help, options, run, UnderMpi::rank0};
 
 } // namespace cli
