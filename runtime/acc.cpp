@@ -41,6 +41,18 @@ int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t resul
   return exstar_rt::submit_status(ret, who);
 }
 
+int exstar_acc_zero_insert(starpu_data_handle_t acc)
+{
+  const char *who = "exstar_acc_zero_insert";
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!acc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: acc is NULL", who);
+  if (!exstar_rt::is_accumulator(acc)) // one accumulator or an array of them
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: acc is not an exstar accumulator (exstar_acc_register, "
+                            "exstar_accs_register)", who);
+  int ret = starpu_task_insert(&exstar_acc_init_cl, STARPU_W, acc, STARPU_NAME, "exstar_acc_zero", 0);
+  return exstar_rt::submit_status(ret, who);
+}
+
 void exstar_acc_unregister(starpu_data_handle_t acc)
 {
   if (acc) starpu_data_unregister(acc);

@@ -66,6 +66,50 @@ TEST_CASE("tasks inserted into one accumulator make one exact reduction of the u
   starpu_data_unregister(hy);
 }
 
+TEST_CASE("rounding leaves an accumulator's sum as it was; exstar_acc_zero_insert starts a new one", "[api][insert]")
+{
+  session s;
+  Rng rng(5);
+  std::vector<double> x = gen_exp_spread(500, -80, 80, rng), y = gen_uniform(500, rng);
+  starpu_data_handle_t hx, hy, hr;
+  double result = 0;
+  starpu_vector_data_register(&hx, STARPU_MAIN_RAM, (uintptr_t)x.data(), 500, sizeof(double));
+  starpu_vector_data_register(&hy, STARPU_MAIN_RAM, (uintptr_t)y.data(), 500, sizeof(double));
+  starpu_variable_data_register(&hr, STARPU_MAIN_RAM, (uintptr_t)&result, sizeof(double));
+  auto rounded = [&](exstar::accumulator &acc) {
+    acc.round_into(hr);
+    starpu_data_acquire(hr, STARPU_R);
+    const double r = result;
+    starpu_data_release(hr);
+    return r;
+  };
+  const std::vector<double> x1(x.begin(), x.begin() + 200), y1(y.begin(), y.begin() + 200);
+  const std::vector<double> x2(x.begin() + 200, x.end()), y2(y.begin() + 200, y.end());
+  exstar::accumulator acc;
+  REQUIRE(exstar_ddot_insert(200, hx, 0, 1, hy, 0, 1, acc.handle(), 2) == EXSTAR_SUCCESS);
+  CHECK(same_bits(rounded(acc), ref_dot(x1, y1)));
+  // the rounding did not reset it: the next insertion extends the same exact sum
+  REQUIRE(exstar_ddot_insert(300, hx, 200, 1, hy, 200, 1, acc.handle(), 3) == EXSTAR_SUCCESS);
+  CHECK(same_bits(rounded(acc), ref_dot(x, y)));
+  // zeroed: a new sum of the second part alone
+  acc.zero();
+  REQUIRE(exstar_ddot_insert(300, hx, 200, 1, hy, 200, 1, acc.handle(), 3) == EXSTAR_SUCCESS);
+  CHECK(same_bits(rounded(acc), ref_dot(x2, y2)));
+  acc.zero(); // and empty: +0
+  CHECK(bits_of(rounded(acc)) == bits_of(0.0));
+  // arrays of accumulators are zeroed whole; other handles are refused
+  starpu_data_handle_t accs;
+  REQUIRE(exstar_accs_register(&accs, 4) == EXSTAR_SUCCESS);
+  CHECK(exstar_acc_zero_insert(accs) == EXSTAR_SUCCESS);
+  starpu_data_unregister(accs);
+  CHECK(exstar_acc_zero_insert(hx) == EXSTAR_ERR_ARG);
+  CHECK_THAT(std::string(exstar_last_error()), Catch::Contains("exstar_acc_zero_insert: acc is not an exstar accumulator"));
+  CHECK(exstar_acc_zero_insert(nullptr) == EXSTAR_ERR_ARG);
+  starpu_data_unregister(hr);
+  starpu_data_unregister(hx);
+  starpu_data_unregister(hy);
+}
+
 TEST_CASE("the C++ API throws exstar::error with the message", "[api][cpp]")
 {
   session s;

@@ -125,8 +125,16 @@ int exstar_worker_count(unsigned backends);
  * (starpu_data_set_user_data): leave that unset, or the insert calls reject the handle. */
 int exstar_acc_register(starpu_data_handle_t *acc);
 /** Submits the task result := RN(acc); acc is one accumulator (exstar_acc_register, or
- * exstar_accs_register with count 1), result a StarPU variable handle of one double. */
+ * exstar_accs_register with count 1), result a StarPU variable handle of one double.
+ * Rounding reads the accumulator and leaves it as it was: later insertions keep adding to the
+ * same exact sum, and a later rounding rounds the whole of it. To start a new sum on the same
+ * handle, exstar_acc_zero_insert. */
 int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t result);
+/** Submits the task acc := 0 (every accumulator of an exstar_accs_register array, or the one of
+ * exstar_acc_register): the handle then holds a new, empty exact sum (+0; no special values
+ * seen). It is an ordinary STARPU_W task, ordered after every task already submitted on acc
+ * (a rounding included) by StarPU's data dependencies. */
+int exstar_acc_zero_insert(starpu_data_handle_t acc);
 /** Unregisters an accumulator from exstar_acc_register (waits for its tasks). */
 void exstar_acc_unregister(starpu_data_handle_t acc);
 

@@ -80,6 +80,8 @@ public:
   starpu_data_handle_t handle() const { return h_; }
   /// Submits result := RN(this).
   void round_into(starpu_data_handle_t result) { check(exstar_acc_round_insert(h_, result)); }
+  /// Submits this := 0: a new, empty sum on the same handle (rounding does not reset it).
+  void zero() { check(exstar_acc_zero_insert(h_)); }
 
 private:
   starpu_data_handle_t h_ = nullptr;

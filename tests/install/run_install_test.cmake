@@ -24,6 +24,16 @@ if(EXPECT_TOOL)
   endif()
 endif()
 
+# 0b. the guides and, where Doxygen is, the API reference under share/doc/exstar
+foreach(doc user-guide.md distributed.md exstar-tool.md README.md examples/guide_example.c)
+  if(NOT EXISTS ${PREFIX}/share/doc/exstar/${doc})
+    message(FATAL_ERROR "not installed: ${PREFIX}/share/doc/exstar/${doc}")
+  endif()
+endforeach()
+if(EXPECT_API_DOCS AND NOT EXISTS ${PREFIX}/share/doc/exstar/api/index.html)
+  message(FATAL_ERROR "the API reference was not installed: ${PREFIX}/share/doc/exstar/api/index.html")
+endif()
+
 # 1. CMake package: find_package(exstar) -> exstar::exstar
 run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/cmake -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK}/cmake)
