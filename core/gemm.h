@@ -53,6 +53,12 @@ EXSTAR_FN int exstar_exp_above(double x)
 /* max of two exponent codes (a non-finite value dominates, zeros are at the bottom). */
 EXSTAR_FN int exstar_exp_max(int a, int b) { return a > b ? a : b; }
 
+/* A line's exponent code (a row of op(A) or a column of op(B): 2^e >= max_l |x_l|), one value
+ * at a time: e := exstar_line_exp_step(e, x_l) from e = EXSTAR_GEMM_EXP_ZERO. exp_above is
+ * monotone in |x| and maps NaN and inf above everything, so the max of the codes is the code of
+ * the max, in any order: every back end's reduction (a loop, a warp, a tree) gives one code. */
+EXSTAR_FN int exstar_line_exp_step(int e, double x) { return exstar_exp_max(e, exstar_exp_above(x)); }
+
 /* ep: the smallest e with 2^e >= 2k (k >= 1). */
 EXSTAR_FN int exstar_gemm_count_exp(exstar_i64 k)
 {

@@ -16,14 +16,9 @@
 /* 2^e >= max |X(i, l)| over l < k (core/gemm.h's exponent codes). */
 EXSTAR_FN int exstar_cl_line_exp(__global const double *X, long first, long step, long k)
 {
-  double mx = 0.0;
-  int finite = 1;
-  for (long l = 0; l < k; ++l) {
-    const double a = fabs(X[first + l * step]);
-    finite &= a <= EXSTAR_DBL_MAX;
-    mx = a > mx ? a : mx;
-  }
-  return finite ? exstar_exp_above(mx) : EXSTAR_GEMM_EXP_NONFINITE;
+  int e = EXSTAR_GEMM_EXP_ZERO;
+  for (long l = 0; l < k; ++l) e = exstar_line_exp_step(e, X[first + l * step]);
+  return e;
 }
 
 /* The fast sums of entry (i, j): S, R and their bound E. */

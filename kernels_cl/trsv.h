@@ -5,7 +5,7 @@
 #ifndef EXSTAR_KERNELS_CL_TRSV_H
 #define EXSTAR_KERNELS_CL_TRSV_H
 #include "kernels_cl/kernels_cl.h"
-#include "kernels_cpu/trsv.h" /* exstar_trsv_shape (plain data) */
+#include "core/trsv.h" /* exstar_trsv_shape (plain data) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,17 +22,9 @@ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 // Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes).
 std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
 {
-  std::vector<int> e((size_t)m);
-  for (int64_t i = 0; i < m; ++i) {
-    double mx = 0.0;
-    bool finite = true;
-    for (int64_t l = 0; l < k; ++l) {
-      const double a = fabs(X.at(i, l));
-      finite &= a <= EXSTAR_DBL_MAX;
-      mx = a > mx ? a : mx;
-    }
-    e[(size_t)i] = finite ? exstar_exp_above(mx) : EXSTAR_GEMM_EXP_NONFINITE;
-  }
+  std::vector<int> e((size_t)m, EXSTAR_GEMM_EXP_ZERO);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], X.at(i, l));
   return e;
 }
 

@@ -6,18 +6,11 @@
 #define EXSTAR_KERNELS_CPU_TRSV_H
 #include <stdint.h>
 #include "core/accumulator.h"
+#include "core/trsv.h" /* exstar_trsv_shape */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The shape of a diagonal block of op(T) (op(T) = T, or T^T when trans). forward: rows are
- * solved from first to last (a lower op(T)); otherwise from last to first. */
-typedef struct exstar_trsv_shape {
-  int forward, trans, unit;
-  int64_t nb;              /* rows (and columns) of the block */
-  int64_t t0, ldt;         /* element (0,0) of the block and leading dimension of T */
-} exstar_trsv_shape;
 
 /* Solve (src == y, in place; y holds b on entry), for r in substitution order:
  *   y_r := RN(RN(acc_r + b_r - sum_{k solved before r} op(T)_rk y_k) / op(T)_rr)

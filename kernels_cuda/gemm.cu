@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(256) exps_adjacent(opview X, int64_t lines, in
   const int64_t r = (int64_t)blockIdx.x * 32 + x;
   int e = EXSTAR_GEMM_EXP_ZERO;
   if (r < lines)
-    for (int64_t l = y; l < k; l += 8) e = exstar_exp_max(e, exstar_exp_above(X.p[X.off + r + l * X.cs]));
+    for (int64_t l = y; l < k; l += 8) e = exstar_line_exp_step(e, X.p[X.off + r + l * X.cs]);
   red[y][x] = e;
   __syncthreads();
   if (y == 0 && r < lines) {
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(256) exps_contiguous(opview X, int64_t lines, 
   const int lane = threadIdx.x & 31;
   if (r >= lines) return;
   int e = EXSTAR_GEMM_EXP_ZERO;
-  for (int64_t l = lane; l < k; l += 32) e = exstar_exp_max(e, exstar_exp_above(X.p[X.off + r * X.rs + l]));
+  for (int64_t l = lane; l < k; l += 32) e = exstar_line_exp_step(e, X.p[X.off + r * X.rs + l]);
   e = __reduce_max_sync(kFull, e);
   if (lane == 0) out[r] = e;
 }

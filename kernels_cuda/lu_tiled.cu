@@ -282,7 +282,7 @@ __device__ void urow_substitute(const urow_ctx &c, exstar_bdd *col, exstar_i64 *
       if (lane == t) c.a(i, j) = y, ut[t] = y;
       y = __shfl_sync(0xffffffffu, y, t);
       __syncwarp(); // the value in memory too, for the exact path of the rows below
-      eb = exstar_exp_max(eb, exstar_exp_above(y));
+      eb = exstar_line_exp_step(eb, y);
       if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
         d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
     }
@@ -312,7 +312,7 @@ __global__ void urow_exps_kernel(const double *L, int64_t ldl, int64_t r, int *e
   if (x >= r * ((r + kGroup - 1) / kGroup)) return;
   const int64_t i = x % r, g0 = (x / r) * kGroup, nr = min64(kGroup, r - g0);
   int e = EXSTAR_GEMM_EXP_ZERO;
-  for (int64_t t = 0; t < nr; ++t) e = exstar_exp_max(e, exstar_exp_above(L[i + (g0 + t) * ldl]));
+  for (int64_t t = 0; t < nr; ++t) e = exstar_line_exp_step(e, L[i + (g0 + t) * ldl]);
   ea[x] = e;
 }
 
@@ -732,7 +732,7 @@ __device__ void state_sub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int
     __syncthreads();
     if (threadIdx.x < kCols) {
       int e = EXSTAR_GEMM_EXP_ZERO;
-      for (int l = 0; l < k; ++l) e = exstar_exp_max(e, exstar_exp_above(sb[threadIdx.x][l]));
+      for (int l = 0; l < k; ++l) e = exstar_line_exp_step(e, sb[threadIdx.x][l]);
       seb[threadIdx.x] = e;
     }
     __syncthreads();

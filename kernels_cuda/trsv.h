@@ -3,7 +3,7 @@
 #ifndef EXSTAR_KERNELS_CUDA_TRSV_H
 #define EXSTAR_KERNELS_CUDA_TRSV_H
 #include "kernels_cuda/kernels_cuda.h"
-#include "kernels_cpu/trsv.h" /* exstar_trsv_shape (plain data) */
+#include "core/trsv.h" /* exstar_trsv_shape (plain data) */
 
 #ifdef __cplusplus
 extern "C" {
