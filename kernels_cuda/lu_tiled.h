@@ -1,5 +1,6 @@
-/* exstar CUDA kernels of the tiled exact LU (kernels_cuda/lu_tiled.cu): the panel, a block row
- * of U and the row interchanges, the same definitions and bits as kernels_cpu/lu_tiled.h.
+/* exstar CUDA kernels of the tiled exact LU (kernels_cuda/lu_panel.cu, lu_urow.cu and
+ * lu_laswp.cu; what they share: lu_tiled_common.cuh): the panel, a block row of U and the row
+ * interchanges, the same definitions and bits as kernels_cpu/lu_tiled.h.
  * Conventions of kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or
  * -(cudaError_t)). */
 #ifndef EXSTAR_KERNELS_CUDA_LU_TILED_H

@@ -1,0 +1,455 @@
+// The tiled exact LU's panel on the GPU (exstar_cuda_lu_panel). Definitions and bits:
+// kernels_cpu/lu_tiled.cpp.
+#include "kernels_cuda/lu_tiled_common.cuh"
+#include <atomic>
+#include <cstdlib>
+
+namespace {
+
+// ---- the panel: one persistent launch ------------------------------------------------------
+// The panel is gathered into a contiguous scratch (values P and states S) and its rows stay
+// where they are: a pivot only marks its row as spent and records it (prow), every thread keeps
+// the logical position of the rows it owns (lpos: row r is owned by thread (r − c0) mod T, the
+// same in every phase), and the interchanges are played once at the end (ipiv as the pivots
+// come, the rows scattered back to the tiles in their final order). The exact path reads the
+// original a(i, j) from the tiles, which keep it until that scatter. Phases, each ended by a
+// grid-wide barrier (one cooperative launch; one launch per phase where the device cannot):
+//  - rows(k, j): the pivot of column k = j − 1 (every block merges the same block winners), its
+//    row of U in the group's later columns (every block, the same values), the division of
+//    column k; then every row's state in the group's columns [j, g1) takes −l(r, k)·u(k, c),
+//    column j is rounded (or computed exactly) and each block's iamax winner is written;
+//  - after a group: its rows of U in the panel's later columns (a half-warp a column, the
+//    bounded double-doubles in registers), then the group's terms into the later columns'
+//    states through the Level-3 fast sums (core/gemm.h).
+
+// An iamax candidate: key and logical row (exstar_iamax_beats), value, physical row.
+struct cand {
+  exstar_i64 key, idx;
+  double val;
+  int64_t phys;
+};
+__device__ inline void take(cand &x, const cand &y)
+{
+  if (exstar_iamax_beats(y.key, y.idx, x.key, x.idx)) x = y;
+}
+__device__ inline cand shfl_down(const cand &x, int off)
+{
+  return cand{(exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.key, off),
+              (exstar_i64)__shfl_down_sync(0xffffffffu, (long long)x.idx, off), __shfl_down_sync(0xffffffffu, x.val, off),
+              (int64_t)__shfl_down_sync(0xffffffffu, (long long)x.phys, off)};
+}
+__device__ inline cand warp_winner(cand x)
+{
+  for (int off = 16; off > 0; off >>= 1) take(x, shfl_down(x, off));
+  return x;
+}
+
+struct panel_ctx {
+  dgrid g;
+  double *P;     // values, physical rows [c0, m), columns [c0, c1)
+  exstar_bdd *S; // states, the same
+  int64_t *prow; // prow[k − c0]: the physical row of pivot k
+  int64_t *lpos; // lpos[r − c0]: row r's logical position (its owner's alone; final at the end)
+  int32_t *dead; // dead[r − c0]: row r was a pivot (its owner's alone)
+  cand *parts;   // [2][nparts]: each block's winner, by the column's parity
+  int32_t *ipiv;
+  double *lc;             // the column copy to write (rows [c0, m) in the final order), or NULL
+  int64_t ldlc;
+  int32_t *perm;          // the row order after the panel to write (2m), or NULL
+  const int32_t *perm0;   // the row order before it (NULL: the first panel, the identity)
+  int64_t c0, c1, m, rows, nparts;
+  int exact_only;
+  unsigned long long *rep;
+  __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
+  __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
+  // The terms of thread t of step for RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical: the
+  // tiles left of the panel, then the panel's columns (u from the pivots' rows; ucur: u(kcur, j)
+  // of the pivot being resolved, in shared memory, where it is not in P yet).
+  __device__ __forceinline__ int terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t r, int64_t j, int64_t kend,
+                                       const double *ucur, int64_t kcur, int t, int step) const
+  {
+    int flags = grid_terms(acc, fpe, g, r, j, min64(kend, c0), t, step);
+    const double *Pr = P + (r - c0), *Pj = P + (j - c0) * rows;
+    const int64_t *pr = prow, k0 = c0, nrows = rows;
+    return flags | span_terms(acc, fpe, k0, kend, t, step, [=](int64_t k) { return Pr[(k - k0) * nrows]; },
+                              [=](int64_t k) { return ucur && k == kcur ? *ucur : Pj[pr[k - k0] - k0]; });
+  }
+  __device__ double exact(exstar_i64 *wacc, int64_t r, int64_t j, int64_t kend, bool count = true,
+                          const double *ucur = nullptr, int64_t kcur = -1) const
+  {
+    if (count) count_repair(rep);
+    return exact_sum_warp(wacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
+      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    });
+  }
+  // The same by the whole block (every thread calls it with the same arguments).
+  __device__ double exact_block(exstar_i64 *bacc, int64_t r, int64_t j, int64_t kend, const double *ucur,
+                                int64_t kcur) const
+  {
+    if (threadIdx.x == 0 && rep) atomicAdd(rep, 1ull);
+    return exact_sum_block(bacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
+      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    });
+  }
+};
+
+// The lanes of a warp with want set get y := c.exact(r, j, kend, ...), one entry after another,
+// each by the whole warp (every lane calls it).
+__device__ inline void panel_exact_where(const panel_ctx &c, exstar_i64 *wacc, bool want, int64_t r, int64_t j,
+                                         int64_t kend, double &y, bool count, const double *ucur, int64_t kcur)
+{
+  unsigned need = __ballot_sync(0xffffffffu, want);
+  while (need) {
+    const int src = __ffs(need) - 1;
+    need &= need - 1;
+    const int64_t rr = __shfl_sync(0xffffffffu, r, src), jj = __shfl_sync(0xffffffffu, j, src),
+                  ke = __shfl_sync(0xffffffffu, kend, src);
+    const double v = c.exact(wacc, rr, jj, ke, count, ucur, kcur);
+    if ((int)(threadIdx.x & 31) == src) y = v;
+  }
+}
+
+// The threads of a block with want set get y := c.exact(r0 + threadIdx.x, j, j, ...), one entry
+// after another, each by the whole block (every thread calls it): a declined entry late in the
+// factorization has ~n terms, and its column's pivot waits for it (a warp an entry: ~0.3 ms
+// each at n = 16384, two thirds of the panels' time).
+__device__ inline void panel_exact_block(const panel_ctx &c, exstar_i64 *bacc, bool want, int64_t r0, int64_t j,
+                                         double &y, const double *ucur, int64_t kcur)
+{
+  __shared__ unsigned wants[kRows / 32];
+  const unsigned b = __ballot_sync(0xffffffffu, want);
+  if ((threadIdx.x & 31) == 0) wants[threadIdx.x >> 5] = b;
+  if (!__syncthreads_or(want)) return; // also puts the block's l(·, k) in memory for the exact path
+  for (int w = 0; w < (int)(blockDim.x >> 5); ++w)
+    for (unsigned need = wants[w]; need; need &= need - 1) {
+      const int src = w * 32 + __ffs(need) - 1;
+      const double v = c.exact_block(bacc, r0 + src, j, j, ucur, kcur);
+      if ((int)threadIdx.x == src) y = v;
+    }
+}
+
+constexpr int kPanelThreads = kRows;
+
+// rows(k, j): see the top of this section. k < c0: no pivot to resolve (the group's first
+// column); j < 0: no column to round (the group's last pivot).
+__device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
+{
+  __shared__ exstar_i64 bacc[EXSTAR_ACC_WORDS]; // the exact path's accumulator (warp 0's, then the block's)
+  __shared__ double ut[kGroup]; // u(k, c) for c in [k + 1, g1)
+  __shared__ cand win, wpart[kPanelThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int64_t p = -1;
+  double ukk = 0.0;
+  if (k >= c.c0) {
+    { // the block winners of column k, merged by the whole block (a load or two a thread)
+      cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
+      const cand *parts = c.parts + (k & 1) * c.nparts;
+      for (int64_t q = threadIdx.x; q < c.nparts; q += blockDim.x) take(x, parts[q]);
+      x = warp_winner(x);
+      if (lane == 0) wpart[warp] = x;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      cand x = lane < (int)(blockDim.x >> 5) ? wpart[lane] : cand{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
+      x = warp_winner(x);
+      if (lane == 0) win = x;
+      __syncwarp();
+      const int64_t pr = win.phys;
+      if (lane == 0) {
+        c.prow[k - c.c0] = pr; // every block writes the same
+        if (blockIdx.x == 0) c.ipiv[k - c.c0] = (int32_t)(win.idx + 1);
+      }
+      // row k of U in the group's later columns (every term k' < k is in the state)
+      const int64_t cc = k + 1 + lane;
+      double y = 0.0;
+      bool want = false;
+      if (cc < g1) {
+        const exstar_bdd d = c.s(pr, cc);
+        want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      }
+      panel_exact_where(c, bacc, want, pr, cc, k, y, blockIdx.x == 0, nullptr, -1);
+      if (cc < g1) ut[lane] = y, c.a(pr, cc) = y; // every block writes the same
+    }
+    __syncthreads();
+    p = win.phys, ukk = win.val;
+  }
+  const int64_t T = (int64_t)gridDim.x * blockDim.x;
+  cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
+  // block-uniform trips (the exact path below takes the whole block); row r is still thread
+  // (r − c0) mod T's
+  for (int64_t base = c.c0 + (int64_t)blockIdx.x * blockDim.x; base < c.m; base += T) {
+    const int64_t r = base + threadIdx.x;
+    // the row's flags, position and column-k value together (one round of memory latency)
+    bool mine = r < c.m;
+    const int32_t spent = mine ? c.dead[r - c.c0] : 1;
+    int64_t lp = mine ? c.lpos[r - c.c0] : 0;
+    const double v = mine && k >= c.c0 ? c.a(r, k) : 0.0;
+    mine = mine && !spent;
+    exstar_bdd sj{0.0, 0.0, 0.0, 0.0}; // s(r, j) once it has the term k
+    bool have_sj = false;
+    if (mine && k >= c.c0) {
+      if (r == p) {
+        c.dead[r - c.c0] = 1, c.lpos[r - c.c0] = k, mine = false;
+      } else {
+        if (lp == k) lp = win.idx, c.lpos[r - c.c0] = lp; // the interchange of row k and the pivot's
+        const double l = ukk == 0.0 ? v : v / ukk;
+        c.a(r, k) = l;
+        if (j >= 0) { // the previous column's term in the group's columns [j, g1), eight at a time
+          for (int64_t cb = j; cb < g1; cb += 8) {
+            exstar_bdd d[8];
+#pragma unroll
+            for (int q = 0; q < 8; ++q)
+              if (cb + q < g1) d[q] = c.s(r, cb + q);
+#pragma unroll
+            for (int q = 0; q < 8; ++q)
+              if (cb + q < g1) {
+                // a product off the fast path poisons the entry's sum: its rounding then declines
+                if (!exstar_bdd_add_product(&d[q], -l, ut[cb + q - k - 1]))
+                  d[q].hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+                c.s(r, cb + q) = d[q];
+              }
+            if (cb == j) sj = d[0];
+          }
+          have_sj = true;
+        }
+      }
+    }
+    if (j < 0) continue;
+    double y = 0.0;
+    bool want = false;
+    if (mine) {
+      const exstar_bdd d = have_sj ? sj : c.s(r, j);
+      want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+    }
+    panel_exact_block(c, bacc, want, base, j, y, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
+    if (mine) {
+      c.a(r, j) = y;
+      take(x, cand{exstar_iamax_key(y), lp, y, r});
+    }
+  }
+  if (j < 0) return;
+  x = warp_winner(x);
+  if (lane == 0) wpart[warp] = x;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int q = 1; q < (int)(blockDim.x >> 5); ++q) take(x, wpart[q]);
+    c.parts[(j & 1) * c.nparts + blockIdx.x] = x;
+  }
+}
+
+// The group's rows [g0, gr1) of U in the panel's columns [g1, c1), in order: a half-warp a
+// column, a lane a row, the bounded double-doubles in registers; row g0 + t is rounded (or
+// computed exactly) by its lane and broadcast, then the rows below take −l(·, g0 + t)·u.
+__device__ void usub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+{
+  __shared__ exstar_i64 wacc[kPanelThreads / 32][EXSTAR_ACC_WORDS];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, half = lane >> 4, t0 = lane & 15;
+  const int64_t ncols = c.c1 - g1, warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const int nr = (int)(gr1 - g0);
+  for (int64_t w0 = ((int64_t)blockIdx.x * (blockDim.x >> 5) + warp) * 2; w0 < ncols; w0 += warps * 2) {
+    const int64_t jj = w0 + half, j = g1 + jj, i = g0 + t0;
+    const bool mine = jj < ncols && i < gr1;
+    const int64_t r = mine ? c.prow[i - c.c0] : 0;
+    exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+    if (mine) d = c.s(r, j);
+    for (int t = 0; t < nr; ++t) {
+      double y = 0.0;
+      bool want = false;
+      if (mine && t0 == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      panel_exact_where(c, wacc[warp], want, r, j, i, y, true, nullptr, -1);
+      if (mine && t0 == t) c.a(r, j) = y;
+      y = __shfl_sync(0xffffffffu, y, (half << 4) + t);
+      __syncwarp(); // the value in memory too, for the exact path of the rows below
+      if (mine && t0 > t && !exstar_bdd_add_product(&d, -c.a(r, g0 + t), y))
+        d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+    }
+  }
+}
+
+// The states of the live rows in the columns [g1, c1) take −Σ_t l(r, g0 + t)·u(g0 + t, c)
+// through the fast sums: a block a 256-row x kCols-column piece (the u factors and their
+// exponent bounds in shared memory), a thread a row (its factors in registers).
+constexpr int kCols = 8;
+__device__ void state_sub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+{
+  __shared__ double sb[kCols][kGroup];
+  __shared__ int seb[kCols];
+  const int k = (int)(gr1 - g0);
+  const int64_t rb = (c.rows + blockDim.x - 1) / blockDim.x, cbn = (c.c1 - g1 + kCols - 1) / kCols;
+  const int ep = exstar_gemm_count_exp(k);
+  for (int64_t item = blockIdx.x; item < rb * cbn; item += gridDim.x) {
+    const int64_t r = c.c0 + (item % rb) * blockDim.x + threadIdx.x, j0 = g1 + (item / rb) * kCols;
+    const int nc = (int)min64(kCols, c.c1 - j0);
+    __syncthreads(); // the previous piece's factors are no longer read
+    for (int x = threadIdx.x; x < kCols * kGroup; x += blockDim.x) {
+      const int q = x / kGroup, l = x % kGroup;
+      sb[q][l] = q < nc && l < k ? c.a(c.prow[g0 + l - c.c0], j0 + q) : 0.0;
+    }
+    __syncthreads();
+    if (threadIdx.x < kCols) {
+      int e = EXSTAR_GEMM_EXP_ZERO;
+      for (int l = 0; l < k; ++l) e = exstar_line_exp_step(e, sb[threadIdx.x][l]);
+      seb[threadIdx.x] = e;
+    }
+    __syncthreads();
+    if (r >= c.m || c.dead[r - c.c0]) continue;
+    double a[kGroup];
+    int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+    for (int l = 0; l < kGroup; ++l) {
+      a[l] = l < k ? c.a(r, g0 + l) : 0.0;
+      ea = exstar_exp_max(ea, l < k ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
+    }
+    for (int q = 0; q < nc; ++q) {
+      const double sigma = exstar_gemm_sigma(ea, seb[q], ep);
+      double s = 0.0, rr = 0.0;
+#pragma unroll
+      for (int l = 0; l < kGroup; ++l)
+        if (l < k) exstar_gemm_term(a[l], sb[q][l], sigma, &s, &rr);
+      exstar_gemm_state_add(&c.s(r, j0 + q), s, rr, exstar_gemm_bound(k, sigma), -1.0);
+    }
+  }
+}
+
+// The phases of the panel in order; with COOP every one is followed by a grid-wide barrier,
+// else only the phases [lo, hi) run (one launch per phase).
+template <bool COOP>
+__global__ void __launch_bounds__(kPanelThreads) panel_kernel(panel_ctx c, int64_t lo, int64_t hi)
+{
+  int64_t ph = 0;
+  auto run = [&](auto f) {
+    if (ph >= lo && ph < hi) {
+      f();
+      if (COOP) cooperative_groups::this_grid().sync();
+    }
+    ++ph;
+  };
+  for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
+    const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
+    for (int64_t j = g0; j < gr1; ++j) run([&] { rows_phase(c, j > g0 ? j - 1 : -1, j, g1); });
+    run([&] { rows_phase(c, gr1 - 1, -1, g1); });
+    if (g1 < c.c1) {
+      run([&] { usub_phase(c, g0, gr1, g1); });
+      run([&] { state_sub_phase(c, g0, gr1, g1); });
+    }
+  }
+}
+
+// The number of phases of panel_kernel (the same loops).
+int64_t panel_phases(int64_t c0, int64_t c1, int64_t m)
+{
+  int64_t n = 0;
+  for (int64_t g0 = c0; g0 < c1 && g0 < m; g0 += kGroup) {
+    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
+    n += gr1 - g0 + 1 + (g1 < c1 ? 2 : 0);
+  }
+  return n;
+}
+
+// Gathers the panel (values, states; lpos, dead) or scatters its values to the tiles in their
+// final order (back).
+__global__ void panel_copy_kernel(panel_ctx c, int back)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= c.rows * (c.c1 - c.c0)) return;
+  const int64_t r = c.c0 + x % c.rows, j = c.c0 + x / c.rows;
+  if (back) {
+    c.g.at(c.lpos[r - c.c0], j) = c.a(r, j);
+    if (c.lc) c.lc[(c.lpos[r - c.c0] - c.c0) + (j - c.c0) * c.ldlc] = c.a(r, j);
+  } else {
+    c.a(r, j) = c.g.at(r, j);
+    c.s(r, j) = c.g.s(r, j);
+    if (j == c.c0) c.lpos[r - c.c0] = r, c.dead[r - c.c0] = 0;
+  }
+}
+
+// The row order after the panel (panel_ctx::perm): row r (< c0: in place; else physical, its
+// final position lpos) holds the original row that r held before the panel.
+__global__ void panel_perm_kernel(panel_ctx c)
+{
+  const int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= c.m) return;
+  const int64_t after = r < c.c0 ? r : c.lpos[r - c.c0];
+  const int32_t o = c.perm0 ? c.perm0[r] : (int32_t)r;
+  c.perm[after] = o;
+  c.perm[c.m + o] = (int32_t)after;
+}
+
+// The panel's blocks in a cooperative launch (0: none): one on each of half the device's
+// multiprocessors; EXSTAR_CUDA_PANEL_BLOCKS=N asks for N (measurements), at most as many as run
+// at once. At 128 registers x 256 threads a panel block leaves no room for a block of the
+// exact gemm (~214 x 256) on its multiprocessor, and its phases are latency-bound: on the whole
+// device (2 blocks on each, the most that run at once) the panels took the GPU from the updates
+// that the other streams run beside them. H100, n = 16384, nb = 512: the panels alone 684 ms on
+// 264 blocks, 686 ms on 66; the LU with 4 streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99,
+// 1.51-1.54 s on 66, 1.54 s on 48, 1.60 s on 33 (n = 8192: 0.39, 0.36, 0.36, 0.33-0.35, 0.33, 0.36).
+int coop_blocks()
+{
+  static std::atomic<int> cache[32]; // per device: the most blocks that run at once, -1: none
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev >= 32) return 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 0;
+  int most = cache[dev].load();
+  if (most == 0) {
+    int coop = 0, per = 0;
+    cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, panel_kernel<true>, kPanelThreads, 0);
+    cudaGetLastError();
+    most = coop && !std::getenv("EXSTAR_CUDA_NO_COOP") && sms * per > 0 ? sms * per : -1;
+    cache[dev].store(most);
+  }
+  if (most < 0) return 0;
+  const char *want = std::getenv("EXSTAR_CUDA_PANEL_BLOCKS");
+  const int64_t n = want && std::atoll(want) > 0 ? std::atoll(want) : (sms > 1 ? sms / 2 : 1);
+  return (int)min64(n, most);
+}
+
+} // namespace
+
+extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
+                                    unsigned long long *repaired, exstar_cuda_stream s)
+{
+  cudaStream_t stream = (cudaStream_t)s;
+  const int64_t m = v->m, c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), rows = m - c0, w = c1 - c0;
+  if (rows <= 0 || w <= 0) return 0;
+  const int coop = coop_blocks();
+  // The group phases (usub, state_sub) use every block; the row phases need a thread a row
+  // (H100, n = 8192, nb = 512, the panel alone on the GPU: 340 ms with ceil(rows/256) = 32
+  // blocks, 238 ms with 132, the same with 264).
+  const int64_t nblocks = coop > 0 ? coop : min64(4 * (int64_t)blocks_for(rows, kPanelThreads), 1024);
+  const size_t pbytes = (size_t)(rows * w) * sizeof(double), sbytes = (size_t)(rows * w) * sizeof(exstar_bdd);
+  const size_t kbytes = (size_t)w * sizeof(int64_t), lbytes = (size_t)rows * sizeof(int64_t);
+  const size_t dbytes = ((size_t)rows * sizeof(int32_t) + 15) / 16 * 16, cbytes = 2 * (size_t)nblocks * sizeof(cand);
+  scratch sc;
+  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + cbytes, stream, c0, rows, K);
+  if (e != cudaSuccess) return status(e);
+  if (v->lc && K > 0) row_map_kernel<<<blocks_for(rows * K, 256), 256, 0, stream>>>(sc.g, sc.perms, K - 1);
+  panel_ctx c;
+  c.g = sc.g;
+  c.lc = v->lc ? v->lc[K] : nullptr, c.ldlc = v->lc ? v->ldlc[K] : 0;
+  c.perm = v->perm ? v->perm[K] : nullptr, c.perm0 = v->perm && K > 0 ? v->perm[K - 1] : nullptr;
+  char *x = sc.extra;
+  c.S = (exstar_bdd *)x, x += sbytes;
+  c.P = (double *)x, x += pbytes;
+  c.prow = (int64_t *)x, x += kbytes;
+  c.lpos = (int64_t *)x, x += lbytes;
+  c.dead = (int32_t *)x, x += dbytes;
+  c.parts = (cand *)x;
+  c.ipiv = ipiv, c.c0 = c0, c.c1 = c1, c.m = m, c.rows = rows, c.nparts = nblocks;
+  c.exact_only = exact_only, c.rep = repaired;
+  panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
+  int64_t lo = 0, hi = INT64_MAX;
+  if (coop > 0) {
+    void *args[] = {&c, &lo, &hi};
+    e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
+                                    args, 0, stream);
+  } else {
+    for (int64_t ph = 0, n = panel_phases(c0, c1, m); ph < n; ++ph)
+      panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
+  }
+  if (e == cudaSuccess) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
+  if (e == cudaSuccess && c.perm) panel_perm_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(c);
+  if (e == cudaSuccess) e = cudaGetLastError();
+  const cudaError_t f = sc.release(stream);
+  return status(e != cudaSuccess ? e : f);
+}

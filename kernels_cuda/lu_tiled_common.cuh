@@ -1,0 +1,290 @@
+// What the tiled LU's CUDA kernels share (kernels_cuda/lu_panel.cu, lu_urow.cu, lu_laswp.cu):
+// the tile grid in device memory (dgrid), the exact path (RN of the exact sum of a whole
+// entry's terms, by a warp or a block), the stream-ordered scratch with the grid's arrays, and
+// the row map of L's column copies. Included once by each of those files (everything here is
+// in an anonymous namespace or inline).
+#ifndef EXSTAR_KERNELS_CUDA_LU_TILED_COMMON_CUH
+#define EXSTAR_KERNELS_CUDA_LU_TILED_COMMON_CUH
+#include <cuda_runtime.h>
+#include "kernels_cuda/lu_tiled.h"
+// ---- the panel and the block rows of U ------------------------------------------------------
+// Same definitions as kernels_cpu/lu_tiled.cpp, laid out for the GPU (right-looking inside a
+// panel and a U block row, where the CPU kernels are left-looking by groups; the bits are the
+// same because every accepted rounding is the correct one):
+//  - the panel: one persistent launch, its rows left in place and the interchanges played at
+//    the end (see "the panel: one persistent launch" below);
+//  - a block row of U: one launch, a block a column, group after group (substitution by a
+//    warp, then the group's terms into the rows below by the fast sums, by the whole block);
+//  - laswp: the swaps played once in shared memory, then the rows moved in parallel.
+// Every entry is rounded from its bounded double-double when the bound proves it, else from the
+// exact sum of all its terms read from the tiles (core accumulator, summed by the whole warp:
+// exact_sum_warp). Scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync).
+
+#include "kernels_cuda/acc_cuda.cuh"
+#include "core/checked_round.h"
+#include "core/gemm.h"
+#include "core/iamax.h"
+#include <atomic>
+#include <cooperative_groups.h>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+constexpr int64_t kGroup = 16; // as the CPU kernel (any value gives the same bits)
+constexpr int kRows = 256;     // threads of the row-parallel kernels
+constexpr int kExactBatch = 8; // terms a lane loads ahead in the exact path
+
+__host__ __device__ inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// The tile grid in device memory, and L's column copies (exstar_cuda_tiles::lc; NULL: none)
+// with the task's row map: for a row r of the task's rows [rm0, ..) and a block column tk < rmk,
+// the row of r in lc[tk] is rmap[tk * rmld + (r − rm0)] (relative to lc[tk]'s first row, tk nb);
+// for tk >= rmk it is r itself (the task's own block column).
+struct dgrid {
+  int64_t m, n, nb, mt, nt;
+  double *const *a;
+  const int64_t *lda;
+  exstar_bdd *const *st;
+  const int64_t *ldst;
+  double *const *lc;
+  const int64_t *ldlc;
+  const int32_t *rmap;
+  int64_t rm0, rmld, rmk;
+  __device__ double &at(int64_t r, int64_t c) const
+  {
+    const int64_t t = r / nb + (c / nb) * mt;
+    return a[t][(r % nb) + (c % nb) * lda[t]];
+  }
+  __device__ exstar_bdd &s(int64_t r, int64_t c) const
+  {
+    const int64_t t = r / nb + (c / nb) * mt;
+    return st[t][(r % nb) + (c % nb) * ldst[t]];
+  }
+};
+
+// The exact path: RN(a − Σ_k l(k)·u(k)), every term exact (the definition's value), by a whole
+// warp or a whole block. Thread t of `step` threads takes the terms k ≡ t (mod step) into its own
+// FPE, spilling into the shared accumulator `acc` (EXSTAR_ACC_WORDS words, atomics); then every
+// FPE and the flags go into it and one thread rounds it. The same core steps as the CPU kernel's
+// exact_sum (an exact accumulator: the split of the terms among threads cannot show). A `terms`
+// callable feeds a thread its share: terms(acc, fpe, t, step) returns the steps' flags.
+
+// The terms [k0, k1) of thread t of step: kExactBatch terms' loads first, then their steps (the
+// loads overlap instead of each waiting behind the previous step's accumulator atomics).
+template <class L, class U>
+__device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t k0, int64_t k1, int t,
+                                          int step, L l, U u)
+{
+  int flags = 0;
+  int64_t k = k0 + t;
+  for (; k + (int64_t)step * (kExactBatch - 1) < k1; k += (int64_t)step * kExactBatch) {
+    double lv[kExactBatch], uv[kExactBatch];
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) lv[q] = l(k + (int64_t)step * q), uv[q] = u(k + (int64_t)step * q);
+#pragma unroll
+    for (int q = 0; q < kExactBatch; ++q) flags |= exstar_dot_step_atomic(acc, fpe, -lv[q], uv[q]);
+  }
+  for (; k < k1; k += step) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  return flags;
+}
+
+// The terms k < kg of row r of the tile grid times column j. A term's tile and offset by one
+// 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
+// were most of the exact path's time), its tile's address from the cached arrays; the loads of
+// kExactBatch terms in flight together, across tile boundaries.
+__device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], const dgrid &g, int64_t r,
+                                          int64_t j, int64_t kg, int t, int step)
+{
+  const uint32_t nb = (uint32_t)g.nb, ri = (uint32_t)(r % g.nb), cj = (uint32_t)(j % g.nb);
+  const int64_t ti = r / g.nb, tj = j / g.nb, mt = g.mt;
+  double *const *a = g.a;
+  const int64_t *lda = g.lda;
+  double *const *lc = g.lc;
+  const int64_t *ldlc = g.ldlc;
+  const int32_t *rmap = g.rmap ? g.rmap + (r - g.rm0) : nullptr;
+  const int64_t rmld = g.rmld, rmk = g.rmk;
+  auto l = [=](int64_t k) {
+    const uint32_t tk = (uint32_t)k / nb;
+    if (lc) { // the column copy of block column tk, the row where it stands there
+      const int64_t s = (int64_t)tk < rmk ? (int64_t)rmap[(int64_t)tk * rmld] : r - (int64_t)tk * nb;
+      return lc[tk][s + (int64_t)((uint32_t)k - tk * nb) * ldlc[tk]];
+    }
+    const int64_t tl = ti + (int64_t)tk * mt;
+    return a[tl][ri + ((uint32_t)k - tk * nb) * lda[tl]];
+  };
+  auto u = [=](int64_t k) {
+    const uint32_t tk = (uint32_t)k / nb;
+    const int64_t tu = tk + tj * mt;
+    return a[tu][cj * lda[tu] + ((uint32_t)k - tk * nb)];
+  };
+  return span_terms(acc, fpe, 0, kg, t, step, l, u);
+}
+
+template <class Terms>
+__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, Terms terms)
+{
+  const int lane = threadIdx.x & 31;
+  for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) acc[w] = 0;
+  __syncwarp();
+  double fpe[EXSTAR_FPE_N];
+  exstar_fpe_zero(fpe);
+  int flags = lane == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
+  flags |= terms(acc, fpe, lane, 32);
+  exstar_acc_flush_fpe_atomic(acc, fpe);
+  flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
+  __syncwarp();
+  double y = 0.0;
+  if (lane == 0) {
+    exstar_acc_add_flags_private(acc, flags);
+    y = exstar_acc_round_private(acc);
+  }
+  y = __shfl_sync(0xffffffffu, y, 0);
+  __syncwarp();
+  return y;
+}
+
+// The same by every thread of the block (every thread calls it with the same arguments).
+template <class Terms>
+__device__ __noinline__ double exact_sum_block(exstar_i64 *acc, double a, Terms terms)
+{
+  __shared__ int sflags;
+  __shared__ double sy;
+  for (int w = threadIdx.x; w < EXSTAR_ACC_WORDS; w += blockDim.x) acc[w] = 0;
+  if (threadIdx.x == 0) sflags = 0;
+  __syncthreads();
+  double fpe[EXSTAR_FPE_N];
+  exstar_fpe_zero(fpe);
+  int flags = threadIdx.x == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
+  flags |= terms(acc, fpe, (int)threadIdx.x, (int)blockDim.x);
+  exstar_acc_flush_fpe_atomic(acc, fpe);
+  flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
+  if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    exstar_acc_add_flags_private(acc, sflags);
+    sy = exstar_acc_round_private(acc);
+  }
+  __syncthreads();
+  return sy; // read before any thread can pass the next call's first barrier
+}
+
+__device__ inline void count_repair(unsigned long long *rep)
+{
+  if (rep && (threadIdx.x & 31) == 0) atomicAdd(rep, 1ull);
+}
+
+// The lanes of a warp with want set get y := c.exact(i, j, kend), one entry after another, each
+// by the whole warp (every lane of the warp calls it).
+template <class C>
+__device__ inline void exact_where(const C &c, exstar_i64 *wacc, bool want, int64_t i, int64_t j, int64_t kend,
+                                   double &y)
+{
+  unsigned need = __ballot_sync(0xffffffffu, want);
+  while (need) {
+    const int src = __ffs(need) - 1;
+    need &= need - 1;
+    const int64_t ii = __shfl_sync(0xffffffffu, i, src), jj = __shfl_sync(0xffffffffu, j, src),
+                  ke = __shfl_sync(0xffffffffu, kend, src);
+    const double v = c.exact(wacc, ii, jj, ke);
+    if ((int)(threadIdx.x & 31) == src) y = v;
+  }
+}
+
+// The device's default memory pool keeps up to 1 GiB of what the scratch allocations free (its
+// default gives it back at every synchronization, and a panel's scratch of hundreds of MB was then
+// mapped again for every panel).
+inline void keep_pool()
+{
+  static std::atomic<unsigned> done{0};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev >= 32 || (done.load() & (1u << dev))) return;
+  cudaMemPool_t pool;
+  if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+    uint64_t keep = (uint64_t)1 << 30;
+    (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  done.fetch_or(1u << dev);
+}
+
+// The grid arrays and a scratch of `extra` bytes in one stream-ordered device allocation.
+struct scratch {
+  dgrid g;
+  char *base = nullptr, *extra = nullptr;
+  // rows x kmap int32 of row map (dgrid::rmap) for the rows [r0, r0 + rows) in the order after
+  // panel T, when the view has column copies (else none): see row_map.
+  cudaError_t make(const exstar_cuda_tiles *v, size_t extra_bytes, cudaStream_t stream, int64_t r0 = 0,
+                   int64_t rows = 0, int64_t kmap = 0)
+  {
+    keep_pool();
+    const size_t t = (size_t)(v->mt * v->nt), c = (size_t)v->nt;
+    const size_t arrays = (4 * t + 3 * c) * sizeof(void *);
+    const size_t head = (arrays + 255) / 256 * 256;
+    const size_t map_bytes = v->lc ? ((size_t)(rows * kmap) * sizeof(int32_t) + 255) / 256 * 256 : 0;
+    cudaError_t e = cudaMallocAsync((void **)&base, head + map_bytes + extra_bytes, stream);
+    if (e != cudaSuccess) return e;
+    char *h = (char *)std::malloc(arrays);
+    if (!h) return cudaErrorMemoryAllocation;
+    std::memcpy(h, v->a, t * sizeof(void *));
+    std::memcpy(h + t * sizeof(void *), v->lda, t * sizeof(int64_t));
+    std::memcpy(h + 2 * t * sizeof(void *), v->st, t * sizeof(void *));
+    std::memcpy(h + 3 * t * sizeof(void *), v->ldst, t * sizeof(int64_t));
+    char *hc = h + 4 * t * sizeof(void *);
+    if (v->lc) {
+      std::memcpy(hc, v->lc, c * sizeof(void *));
+      std::memcpy(hc + c * sizeof(void *), v->ldlc, c * sizeof(int64_t));
+      std::memcpy(hc + 2 * c * sizeof(void *), v->perm, c * sizeof(void *));
+    } else {
+      std::memset(hc, 0, 3 * c * sizeof(void *));
+    }
+    // from pageable memory: the driver stages h before returning, so it is freed at once (a
+    // cudaLaunchHostFunc to free it held the stream for a round trip through the driver's
+    // callback thread at every call)
+    e = cudaMemcpyAsync(base, h, arrays, cudaMemcpyHostToDevice, stream);
+    std::free(h);
+    char *dc = base + 4 * t * sizeof(void *);
+    g = dgrid{v->m,
+              v->n,
+              v->nb,
+              v->mt,
+              v->nt,
+              (double *const *)base,
+              (const int64_t *)(base + t * sizeof(void *)),
+              (exstar_bdd *const *)(base + 2 * t * sizeof(void *)),
+              (const int64_t *)(base + 3 * t * sizeof(void *)),
+              v->lc ? (double *const *)dc : nullptr,
+              (const int64_t *)(dc + c * sizeof(void *)),
+              v->lc ? (const int32_t *)(base + head) : nullptr,
+              r0,
+              rows,
+              kmap};
+    perms = (int32_t *const *)(dc + 2 * c * sizeof(void *));
+    extra = base + head + map_bytes;
+    return e;
+  }
+  int32_t *const *perms = nullptr; // the row orders (device array of device pointers)
+  cudaError_t release(cudaStream_t stream) { return base ? cudaFreeAsync(base, stream) : cudaSuccess; }
+};
+
+// dgrid::rmap for the rows [rm0, rm0 + rmld) in the order after panel T: the row of each in the
+// column copies of the block columns tk < rmk (perms: the row orders, device pointers).
+__global__ void row_map_kernel(dgrid g, int32_t *const *perms, int64_t T)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= g.rmld * g.rmk) return;
+  const int64_t tk = x / g.rmld, r = g.rm0 + x % g.rmld;
+  const int32_t o = perms[T][r];
+  const_cast<int32_t *>(g.rmap)[x] = perms[tk][g.m + o] - (int32_t)(tk * g.nb);
+}
+
+inline int status(cudaError_t e)
+{
+  if (e == cudaSuccess) e = cudaGetLastError();
+  return e == cudaSuccess ? 0 : -(int)e;
+}
+
+inline unsigned blocks_for(int64_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
+
+} // namespace
+
+#endif
