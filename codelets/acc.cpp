@@ -81,6 +81,34 @@ static void acc_round_opencl(void *buffers[], void *)
 }
 #endif
 
+/* ---- round_sqrt: result := RN(sqrt(acc)), correctly rounded (core/sqrt.h) ---- */
+static void acc_round_sqrt_cpu(void *buffers[], void *)
+{
+  double *r = (double *)STARPU_VARIABLE_GET_PTR(buffers[1]);
+  *r = exstar_cpu_acc_round_sqrt(exstar_acc_ptr(buffers[0]));
+}
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+static void acc_round_sqrt_cuda(void *buffers[], void *)
+{
+  double *r = (double *)STARPU_VARIABLE_GET_PTR(buffers[1]);
+  exstar_codelet_cuda_check(exstar_cuda_acc_round_sqrt(exstar_acc_ptr(buffers[0]), r, starpu_cuda_get_local_stream()),
+                            "exstar_acc_round_sqrt");
+}
+#endif
+#ifdef STARPU_USE_OPENCL
+static void acc_round_sqrt_opencl(void *buffers[], void *)
+{
+  cl_command_queue q;
+  cl_kernel k = exstar_codelet_cl_kernel("exstar_acc_round_sqrt", &q);
+  cl_mem r = (cl_mem)STARPU_VARIABLE_GET_PTR(buffers[1]);
+  cl_ulong roff = STARPU_VARIABLE_GET_OFFSET(buffers[1]) / sizeof(double);
+  exstar_codelet_cl_finish(
+      q, exstar_cl_acc_round_sqrt(q, k, exstar_vec_mem(buffers[0]), exstar_vec_off(buffers[0]), r, roff),
+      "exstar_acc_round_sqrt");
+}
+#endif
+
 EXSTAR_CODELET(acc_init, 1, STARPU_W);
 EXSTAR_CODELET(acc_redux, 2, STARPU_RW, STARPU_R); // StarPU 1.3 wants exactly RW here
 EXSTAR_CODELET(acc_round, 2, STARPU_R, STARPU_W);
+EXSTAR_CODELET(acc_round_sqrt, 2, STARPU_R, STARPU_W);

@@ -1,6 +1,7 @@
 /* exstar OpenCL: accumulator housekeeping (zero, merge, normalize, round).
  * Accumulators are EXSTAR_ACC_WORDS longs at word offset off of a buffer. */
 #include "kernels_cl/acc_cl.clh"
+#include "core/sqrt.h"
 
 /* One work-item per word of an array of accumulators. */
 __kernel void exstar_acc_zero(__global exstar_i64 *acc, ulong off, ulong words)
@@ -35,4 +36,14 @@ __kernel void exstar_acc_round(__global const exstar_i64 *acc, ulong off,
   exstar_i64 copy[EXSTAR_ACC_WORDS];
   for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) copy[i] = acc[off + i];
   result[result_off] = exstar_acc_round_private(copy);
+}
+
+/* One work-item: result[result_off] = RN(sqrt(acc)) (core/sqrt.h); acc is not modified. */
+__kernel void exstar_acc_round_sqrt(__global const exstar_i64 *acc, ulong off,
+                                    __global double *result, ulong result_off)
+{
+  if (get_global_id(0) != 0) return;
+  exstar_i64 copy[EXSTAR_ACC_WORDS], work[EXSTAR_ACC_WORDS];
+  for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) copy[i] = acc[off + i];
+  result[result_off] = exstar_acc_round_sqrt_private(copy, work);
 }

@@ -31,3 +31,9 @@ extern "C" cl_int exstar_cl_acc_round(cl_command_queue q, cl_kernel k_round, cl_
   cl_int e = set_args(k_round, 0, acc, acc_off, result, result_off);
   return e != CL_SUCCESS ? e : enqueue_single(q, k_round);
 }
+
+extern "C" cl_int exstar_cl_acc_round_sqrt(cl_command_queue q, cl_kernel k_round_sqrt, cl_mem acc, cl_ulong acc_off,
+                                           cl_mem result, cl_ulong result_off)
+{
+  return exstar_cl_acc_round(q, k_round_sqrt, acc, acc_off, result, result_off); // the same arguments
+}

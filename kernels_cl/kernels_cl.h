@@ -34,6 +34,9 @@ cl_int exstar_cl_acc_merge(cl_command_queue q, cl_kernel k_merge, cl_mem dst, cl
                            cl_mem src, cl_ulong src_off, cl_ulong count);
 cl_int exstar_cl_acc_round(cl_command_queue q, cl_kernel k_round, cl_mem acc, cl_ulong acc_off,
                            cl_mem result, cl_ulong result_off);
+/* The same kernel signature: result := RN(sqrt(acc)) (kernel "exstar_acc_round_sqrt"). */
+cl_int exstar_cl_acc_round_sqrt(cl_command_queue q, cl_kernel k_round_sqrt, cl_mem acc, cl_ulong acc_off,
+                           cl_mem result, cl_ulong result_off);
 /* k_sum: "exstar_sum"; k_norm: "exstar_acc_normalize" (args: acc, word offset). Vector offsets in doubles, accumulator
  * offsets (acc_off, dst_off, src_off) in 64-bit words, result_off in doubles. */
 cl_int exstar_cl_sum(cl_command_queue q, cl_kernel k_sum, cl_kernel k_norm, int64_t n,

@@ -1,6 +1,7 @@
-// Accumulator housekeeping on the CPU: zero, exact merge, rounding.
+// Accumulator housekeeping on the CPU: zero, exact merge, rounding (and of the square root).
 #include "kernels_cpu/kernels_cpu.h"
 #include "kernels_cpu/acc_cpu.h"
+#include "core/sqrt.h"
 
 void exstar_cpu_acc_zero(exstar_i64 *acc, int64_t count)
 {
@@ -20,4 +21,10 @@ double exstar_cpu_acc_round(const exstar_i64 *acc)
   exstar_i64 copy[EXSTAR_ACC_WORDS];
   for (int i = 0; i < EXSTAR_ACC_WORDS; ++i) copy[i] = acc[i];
   return exstar_acc_round_private(copy);
+}
+
+double exstar_cpu_acc_round_sqrt(const exstar_i64 *acc)
+{
+  exstar_i64 work[EXSTAR_ACC_WORDS];
+  return exstar_acc_round_sqrt_private(acc, work);
 }

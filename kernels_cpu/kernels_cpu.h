@@ -20,6 +20,8 @@ void exstar_cpu_acc_zero(exstar_i64 *acc, int64_t count);
 void exstar_cpu_acc_merge(exstar_i64 *dst, const exstar_i64 *src, int64_t count);
 /* RN of the exact value held (acc is not modified). */
 double exstar_cpu_acc_round(const exstar_i64 *acc);
+/* RN(sqrt(value of acc)), correctly rounded (core/sqrt.h); acc is only read. */
+double exstar_cpu_acc_round_sqrt(const exstar_i64 *acc);
 
 /* acc += Σ x_i exactly. */
 void exstar_cpu_sum(int64_t n, const double *x, int64_t offx, int64_t incx, exstar_i64 *acc);

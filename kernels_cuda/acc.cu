@@ -1,6 +1,7 @@
 // Accumulator housekeeping on a CUDA device: zero, exact merge, normalize, rounding.
 #include "kernels_cuda/kernels_cuda.h"
 #include "kernels_cuda/acc_cuda.cuh"
+#include "core/sqrt.h"
 
 namespace {
 
@@ -36,6 +37,15 @@ __global__ void __launch_bounds__(32) round_kernel(const exstar_i64 *acc, double
   for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = acc[i];
   __syncwarp();
   if (threadIdx.x == 0) *result = exstar_acc_round_private(w);
+}
+
+// One thread: RN(sqrt(acc)) from a copy in shared memory, its scratch in shared memory too.
+__global__ void __launch_bounds__(32) round_sqrt_kernel(const exstar_i64 *acc, double *result)
+{
+  __shared__ exstar_i64 w[EXSTAR_ACC_WORDS], work[EXSTAR_ACC_WORDS];
+  for (int i = threadIdx.x; i < EXSTAR_ACC_WORDS; i += 32) w[i] = acc[i];
+  __syncwarp();
+  if (threadIdx.x == 0) *result = exstar_acc_round_sqrt_private(w, work);
 }
 
 } // namespace
@@ -92,6 +102,12 @@ int exstar_cuda_acc_merge(long long *dst, const long long *src, int64_t count,
 int exstar_cuda_acc_round(const long long *acc, double *result, exstar_cuda_stream stream)
 {
   round_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(acc, result);
+  return exstar_cuda_check_launch();
+}
+
+int exstar_cuda_acc_round_sqrt(const long long *acc, double *result, exstar_cuda_stream stream)
+{
+  round_sqrt_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(acc, result);
   return exstar_cuda_check_launch();
 }
 

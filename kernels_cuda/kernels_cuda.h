@@ -22,6 +22,8 @@ int exstar_cuda_acc_merge(long long *dst, const long long *src, int64_t count,
                           exstar_cuda_stream stream);
 /* *result (device pointer to one double) := RN(acc). */
 int exstar_cuda_acc_round(const long long *acc, double *result, exstar_cuda_stream stream);
+/* result := RN(sqrt(acc)) (core/sqrt.h), one thread. */
+int exstar_cuda_acc_round_sqrt(const long long *acc, double *result, exstar_cuda_stream stream);
 int exstar_cuda_sum(int64_t n, const double *x, int64_t offx, int64_t incx, long long *acc,
                     exstar_cuda_stream stream);
 int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t incx, const double *y,

@@ -41,6 +41,17 @@ int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t resul
   return exstar_rt::submit_status(ret, who);
 }
 
+int exstar_acc_round_sqrt_insert(starpu_data_handle_t acc, starpu_data_handle_t result)
+{
+  const char *who = "exstar_acc_round_sqrt_insert";
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (int s = exstar_rt::check_acc_handle(who, "acc", acc)) return s;
+  if (int s = exstar_rt::check_variable_handle(who, "result", result, sizeof(double))) return s;
+  int ret = starpu_task_insert(&exstar_acc_round_sqrt_cl, STARPU_R, acc, STARPU_W, result, STARPU_NAME,
+                               "exstar_acc_round_sqrt", 0);
+  return exstar_rt::submit_status(ret, who);
+}
+
 int exstar_acc_zero_insert(starpu_data_handle_t acc)
 {
   const char *who = "exstar_acc_zero_insert";

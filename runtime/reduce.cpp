@@ -36,9 +36,13 @@ int insert_reduction(const char *who, struct starpu_codelet *cl, int64_t n, star
   return EXSTAR_SUCCESS;
 }
 
+// How the blocking form rounds the exact value: RN(value), or RN(sqrt(value)) (nrm2).
+enum class rounding { value, sqrt };
+
 // The blocking form: registers the caller's arrays, reduces into a fresh accumulator, rounds.
+// y == x (nrm2): one handle read twice by each task.
 int blocking_reduction(const char *who, struct starpu_codelet *cl, int64_t n, const double *x, int64_t incx,
-                       const double *y, int64_t incy, double *result)
+                       const double *y, int64_t incy, double *result, rounding how = rounding::value)
 {
   if (int s = exstar_rt::require_init(who)) return s;
   if (int s = exstar_rt::check_vector(who, "x", n, x, incx)) return s;
@@ -52,19 +56,21 @@ int blocking_reduction(const char *who, struct starpu_codelet *cl, int64_t n, co
     return EXSTAR_SUCCESS;
   }
   starpu_data_handle_t hx = exstar_rt::register_vector(x, exstar_rt::vector_span(n, incx));
-  starpu_data_handle_t hy = y ? exstar_rt::register_vector(y, exstar_rt::vector_span(n, incy)) : nullptr;
+  const bool own_y = y && !(y == x && incy == incx);
+  starpu_data_handle_t hy = own_y ? exstar_rt::register_vector(y, exstar_rt::vector_span(n, incy)) : y ? hx : nullptr;
   double value = 0.0;
   starpu_data_handle_t hr = exstar_rt::register_scalar(&value);
   starpu_data_handle_t acc;
   int s = exstar_acc_register(&acc);
   if (s == EXSTAR_SUCCESS) {
     s = insert_reduction(who, cl, n, hx, 0, incx, hy, 0, incy, acc, 0);
-    if (s == EXSTAR_SUCCESS) s = exstar_acc_round_insert(acc, hr);
+    if (s == EXSTAR_SUCCESS)
+      s = how == rounding::sqrt ? exstar_acc_round_sqrt_insert(acc, hr) : exstar_acc_round_insert(acc, hr);
     exstar_acc_unregister(acc);
   }
   starpu_data_unregister(hr);
   starpu_data_unregister(hx);
-  if (hy) starpu_data_unregister(hy);
+  if (own_y) starpu_data_unregister(hy);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if (s == EXSTAR_SUCCESS) *result = value;
   return s;
@@ -82,6 +88,12 @@ int exstar_ddot(int64_t n, const double *x, int64_t incx, const double *y, int64
 {
   exstar_rt::clear_error();
   return blocking_reduction("exstar_ddot", &exstar_dot_cl, n, x, incx, y, incy, result);
+}
+
+int exstar_dnrm2(int64_t n, const double *x, int64_t incx, double *result)
+{
+  exstar_rt::clear_error();
+  return blocking_reduction("exstar_dnrm2", &exstar_dot_cl, n, x, incx, x, incx, result, rounding::sqrt);
 }
 
 int exstar_dsum_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx, starpu_data_handle_t acc,
@@ -103,4 +115,14 @@ int exstar_ddot_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t 
   if (int s = exstar_rt::check_vector_handle(who, "y", y, n, offy, incy)) return s;
   if (int s = exstar_rt::check_acc_handle(who, "acc", acc)) return s;
   return n == 0 ? EXSTAR_SUCCESS : insert_reduction(who, &exstar_dot_cl, n, x, offx, incx, y, offy, incy, acc, nparts);
+}
+
+int exstar_dnrm2_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx, starpu_data_handle_t acc,
+                        int nparts)
+{
+  const char *who = "exstar_dnrm2_insert";
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (int s = exstar_rt::check_vector_handle(who, "x", x, n, offx, incx)) return s;
+  if (int s = exstar_rt::check_acc_handle(who, "acc", acc)) return s;
+  return n == 0 ? EXSTAR_SUCCESS : insert_reduction(who, &exstar_dot_cl, n, x, offx, incx, x, offx, incx, acc, nparts);
 }

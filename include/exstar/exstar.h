@@ -135,6 +135,11 @@ int exstar_acc_round_insert(starpu_data_handle_t acc, starpu_data_handle_t resul
  * seen). It is an ordinary STARPU_W task, ordered after every task already submitted on acc
  * (a rounding included) by StarPU's data dependencies. */
 int exstar_acc_zero_insert(starpu_data_handle_t acc);
+/** Submits the task result := RN(sqrt(acc)), the correctly rounded square root of the exact
+ * value held in acc (one accumulator; result a variable handle of one double). IEEE sqrt's
+ * special values: NaN for a NaN term or a negative value (or -inf), +inf for +inf, ±0 for a
+ * zero as exstar_acc_round_insert gives it. Like the rounding, it leaves acc as it was. */
+int exstar_acc_round_sqrt_insert(starpu_data_handle_t acc, starpu_data_handle_t result);
 /** Unregisters an accumulator from exstar_acc_register (waits for its tasks). */
 void exstar_acc_unregister(starpu_data_handle_t acc);
 
@@ -145,6 +150,14 @@ int exstar_dsum(int64_t n, const double *x, int64_t incx, double *result);
 /** dot: *result := RN(Σ_{i<n} x_i · y_i), each product exact (no intermediate rounding). */
 int exstar_ddot(int64_t n, const double *x, int64_t incx, const double *y, int64_t incy,
                 double *result);
+
+/** nrm2: *result := RN(sqrt(Σ_{i<n} x_i²)): the square root of the exact sum of the exact
+ * squares, correctly rounded (one rounding). No square overflows or underflows (entries of
+ * 1e300, 1e-300 or subnormals give their exact norm); the result is +inf only when the exact
+ * norm lies beyond the double range. Special values: a NaN entry gives NaN (ahead of inf),
+ * else an infinite entry gives +inf; n == 0 gives +0. Strides as exstar_ddot (the norm does
+ * not depend on the order). */
+int exstar_dnrm2(int64_t n, const double *x, int64_t incx, double *result);
 
 /** Task insertion of sum and dot into the caller's graph.
  *
@@ -160,6 +173,12 @@ int exstar_ddot_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t 
                        starpu_data_handle_t y, int64_t offy, int64_t incy,
                        starpu_data_handle_t acc, int nparts);
 ///@}
+
+/** Task insertion of nrm2: ADDS Σ x_i² (exact) to acc, as exstar_ddot_insert(n, x, offx, incx,
+ * x, offx, incx, acc, nparts) does; then exstar_acc_round_sqrt_insert(acc, result) gives
+ * RN(sqrt(acc)), exstar_dnrm2's result. */
+int exstar_dnrm2_insert(int64_t n, starpu_data_handle_t x, int64_t offx, int64_t incx, starpu_data_handle_t acc,
+                        int nparts);
 
 /** How the blocking calls split their work (0: one task per worker, the default). Changing it
  * never changes a result; tests use it to prove that. */
@@ -182,6 +201,7 @@ extern struct starpu_codelet exstar_dot_cl;       /**< R x, R y, REDUX acc */
 extern struct starpu_codelet exstar_acc_init_cl;  /**< W acc: zero */
 extern struct starpu_codelet exstar_acc_redux_cl; /**< RW dst, R src: dst += src */
 extern struct starpu_codelet exstar_acc_round_cl; /**< R acc, W result (variable double) */
+extern struct starpu_codelet exstar_acc_round_sqrt_cl; /**< R acc, W result: RN(sqrt(acc)), see exstar_dnrm2 */
 
 #ifdef __cplusplus
 }

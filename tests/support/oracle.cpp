@@ -3,6 +3,7 @@
 #include "mpfr_value.hpp"
 
 #include <cmath>
+#include <limits>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -146,6 +147,30 @@ double ref_dot(const std::vector<double>& x, const std::vector<double>& y)
     for (std::size_t i = 0; i < x.size(); ++i)
         s.add_product(x[i], y[i]);
     return s.round();
+}
+
+double ref_nrm2(const std::vector<double>& x)
+{
+    // The exact sum of the exact squares (specials by the product rules: inf*inf = +inf, NaN
+    // stays NaN), then ONE rounding of its square root: mpfr_sqrt to 53 bits with MPFR's wide
+    // exponent range, then the double range and subnormals from its ternary value.
+    MpfrValue sum(kDotPrec), term(kTermPrec);
+    mpfr_set_zero(sum.get(), +1); // squares are never -0: the norm of zeros is +0
+    for (double v : x) {
+        require_exact(mpfr_set_d(term.get(), v, MPFR_RNDN), "set_d");
+        require_exact(mpfr_sqr(term.get(), term.get(), MPFR_RNDN), "sqr");
+        require_exact(mpfr_add(sum.get(), sum.get(), term.get(), MPFR_RNDN), "add");
+    }
+    if (mpfr_nan_p(sum.get()))
+        return std::numeric_limits<double>::quiet_NaN();
+    MpfrValue root(53);
+    int inex = mpfr_sqrt(root.get(), sum.get(), MPFR_RNDN); // +inf -> +inf; +0 -> +0
+    if (!mpfr_regular_p(root.get()))
+        return mpfr_get_d(root.get(), MPFR_RNDN);
+    DoubleExponentRange range;
+    inex = mpfr_check_range(root.get(), inex, MPFR_RNDN);
+    inex = mpfr_subnormalize(root.get(), inex, MPFR_RNDN);
+    return mpfr_get_d(root.get(), MPFR_RNDN);
 }
 
 double ref_scal(double a, double x)

@@ -28,6 +28,7 @@ void scatter(const std::vector<double>& v, double* x, int incx); // inverse of g
 // ---- level 1 ----------------------------------------------------------------------------------
 double ref_sum(const std::vector<double>& x);                                // RN(sum x_i)
 double ref_dot(const std::vector<double>& x, const std::vector<double>& y);  // RN(sum x_i*y_i)
+double ref_nrm2(const std::vector<double>& x);                               // RN(sqrt(sum x_i^2))
 double ref_scal(double a, double x);           // RN(a*x)
 double ref_invscal(double a, double x);        // RN(x/a), one rounding
 double ref_axpy(double a, double x, double y); // RN(a*x + y), one rounding
