@@ -39,7 +39,6 @@ struct exstar_desc_s {
   starpu_data_handle_t ipiv = nullptr;
   std::vector<int32_t> ipiv_buf;
   std::vector<uint32_t> ipiv_lens;
-  int32_t *user_ipiv = nullptr; // the last exstar_dgetrf_desc_insert's ipiv (may be NULL)
   tile_grid grid{0, 0};
   gathered whole; // getrs: the factors as one n x n handle
   gathered cols;  // getrs: the right-hand sides, a handle a block column
@@ -192,13 +191,33 @@ int copy_tiles(const char *who, exstar_desc x, gathered &g, int64_t p, bool per_
   return s;
 }
 
-// The pivots into the caller's ipiv of the last insertion, when it gave one (waits for them).
-void copy_out_pivots(exstar_desc x)
+// The pivots into the caller's ipiv once the LU's tasks have written them: an asynchronous
+// acquire (RW, so that every later access, exstar_dgetrf_desc_info's wait included, comes after
+// the copy) whose callback copies and releases. No wait, and each insertion's ipiv is filled.
+struct pivots_out {
+  starpu_data_handle_t h;
+  const int32_t *from;
+  int32_t *to;
+  size_t n;
+};
+
+void copy_pivots_cb(void *arg)
 {
-  if (!x->ipiv || !x->user_ipiv) return;
-  starpu_data_acquire(x->ipiv, STARPU_R);
-  std::memcpy(x->user_ipiv, x->ipiv_buf.data(), x->ipiv_buf.size() * sizeof(int32_t));
-  starpu_data_release(x->ipiv);
+  pivots_out *p = static_cast<pivots_out *>(arg);
+  std::memcpy(p->to, p->from, p->n * sizeof(int32_t));
+  starpu_data_release(p->h);
+  delete p;
+}
+
+int copy_out_pivots(const char *who, exstar_desc x, int32_t *ipiv)
+{
+  pivots_out *p = new (std::nothrow) pivots_out{x->ipiv, x->ipiv_buf.data(), ipiv, x->ipiv_buf.size()};
+  if (!p) return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
+  if (starpu_data_acquire_cb(x->ipiv, STARPU_RW, copy_pivots_cb, p) != 0) {
+    delete p;
+    return exstar_set_error(EXSTAR_ERR_STARPU, "%s: StarPU refused to acquire the pivots", who);
+  }
+  return EXSTAR_SUCCESS;
 }
 
 } // namespace
@@ -275,8 +294,7 @@ int exstar_desc_destroy(exstar_desc desc)
   if (!desc) return EXSTAR_SUCCESS;
   drop_gathered(desc->whole);
   drop_gathered(desc->cols);
-  if (desc->ipiv) {
-    if (desc->lu_inserted) copy_out_pivots(desc);
+  if (desc->ipiv) { // the caller's ipiv filled by then: the unregister waits for the copies
     exstar_rt::tiled_desc &d = desc->d;
     starpu_data_partition_clean(desc->ipiv, (unsigned)d.pivots.size(), d.pivots.data()); // unregisters the parts
     d.pivots.assign(d.pivots.size(), nullptr);
@@ -295,7 +313,6 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   if (int s = exstar_rt::require_init(who)) return s;
   if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
   exstar_rt::tiled_desc &d = desc->d;
-  desc->user_ipiv = ipiv;
   if (d.kt == 0) return desc->lu_inserted = true, EXSTAR_SUCCESS;
   if (!exstar_rt::tiled_lu_runs())
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the panels and U rows need a CPU worker, or a CUDA worker "
@@ -312,6 +329,7 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
   starpu_data_partition_submit(desc->ipiv, (unsigned)d.kt, d.pivots.data());
   int s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
   starpu_data_unpartition_submit(desc->ipiv, (unsigned)d.kt, d.pivots.data(), -1);
+  if (ipiv && s == EXSTAR_SUCCESS) s = copy_out_pivots(who, desc, ipiv);
   return s;
 }
 
@@ -326,7 +344,8 @@ int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: no LU was inserted on this descriptor (exstar_dgetrf_desc_insert)",
                             who);
   const exstar_rt::tiled_desc &d = desc->d;
-  copy_out_pivots(desc); // waits for the pivots
+  if (desc->ipiv) // waits for the pivots (and their copy into the caller's ipiv)
+    starpu_data_acquire(desc->ipiv, STARPU_R), starpu_data_release(desc->ipiv);
   // the status tasks' findings (computed where the tiles are: the factors stay there)
   *info = 0;
   bool nonfinite = false;

@@ -62,17 +62,15 @@ int64_t exstar_desc_nt(exstar_desc desc);
  * or desc is NULL. */
 starpu_data_handle_t exstar_desc_ipiv(exstar_desc desc);
 /** Waits for every task on the descriptor's data, unregisters what exstar registered (the tiles
- * of exstar_desc_create, which writes them back into A; the pivot handle, after copying the
- * pivots into the ipiv of the last exstar_dgetrf_desc_insert when it was not NULL), frees
- * desc. */
+ * of exstar_desc_create, which writes them back into A; the pivot handle), frees desc. */
 int exstar_desc_destroy(exstar_desc desc);
 
 /** Submits the exact tiled LU (partial pivoting) of the matrix desc describes, in place: L and
  * U in the tiles as LAPACK's dgetrf leaves them, the pivots (LAPACK's 1-based ipiv) in the
  * handle exstar_desc_ipiv(desc). No wait. ipiv may be NULL; when it is not (min(m, n) int32 of
- * host memory that stays valid until then), the pivots are also copied into it by
- * exstar_dgetrf_desc_info and by exstar_desc_destroy, and only then (tasks that need them read
- * the handle). The panels and U rows need a CPU worker, or a CUDA worker where the build has
+ * host memory that stays valid until then), the pivots are also copied into it as soon as the
+ * LU has written them (a callback of StarPU's, no wait), and surely once exstar_dgetrf_desc_info
+ * or exstar_desc_destroy has returned; tasks that need them read the handle. The panels and U rows need a CPU worker, or a CUDA worker where the build has
  * their CUDA kernels (else EXSTAR_ERR_NO_WORKER). */
 int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
 /** After exstar_dgetrf_desc_insert: waits for the factors and the pivots, and gives LAPACK's info

@@ -288,6 +288,24 @@ TEST_CASE("the pivot handle: a caller's task reading it (STARPU_R) runs after th
     REQUIRE(exstar_desc_destroy(d) == EXSTAR_SUCCESS);
     for (size_t i = 0; i < a.size(); ++i) REQUIRE(same_bits(a[i], want.A[i]));
   }
+  // two LUs in a row, no wait between: each caller's ipiv gets its own LU's pivots
+  {
+    const int m = 33, n = 33, nb = 8;
+    const std::vector<double> A0 = gen_uniform(m * n, rng);
+    const lu first = unblocked(m, n, A0), second = unblocked(m, n, first.A);
+    std::vector<double> a = A0;
+    std::vector<int32_t> p1((size_t)n, -1), p2((size_t)n, -1);
+    exstar_desc d = nullptr;
+    REQUIRE(exstar_desc_create(&d, m, n, nb, a.data(), m) == EXSTAR_SUCCESS);
+    REQUIRE(exstar_dgetrf_desc_insert(d, p1.data()) == EXSTAR_SUCCESS);
+    REQUIRE(exstar_dgetrf_desc_insert(d, p2.data()) == EXSTAR_SUCCESS);
+    int64_t info = -1;
+    CHECK(exstar_dgetrf_desc_info(d, &info) == second.status);
+    CHECK(p1 == first.ipiv);
+    CHECK(p2 == second.ipiv);
+    REQUIRE(exstar_desc_destroy(d) == EXSTAR_SUCCESS);
+    for (size_t i = 0; i < a.size(); ++i) REQUIRE(same_bits(a[i], second.A[i]));
+  }
   // min(m, n) == 0: no pivots, no handle
   exstar_desc e = nullptr;
   REQUIRE(exstar_desc_create(&e, 0, 0, 4, nullptr, 1) == EXSTAR_SUCCESS);
