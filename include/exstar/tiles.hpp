@@ -31,7 +31,9 @@ public:
   ~desc() { exstar_desc_destroy(d_); }
   desc(const desc &) = delete;
   desc &operator=(const desc &) = delete;
+  /// Takes o's descriptor; o is left empty.
   desc(desc &&o) noexcept : d_(std::exchange(o.d_, nullptr)) {}
+  /// Destroys this descriptor (exstar_desc_destroy), then takes o's; o is left empty.
   desc &operator=(desc &&o) noexcept
   {
     if (this != &o) {
@@ -46,8 +48,9 @@ public:
   bool empty() const noexcept { return d_ == nullptr; }
   /// The handle of tile (I, J) (nullptr outside the grid).
   starpu_data_handle_t tile(std::int64_t I, std::int64_t J) const { return exstar_desc_tile(d_, I, J); }
-  /// Tile rows and tile columns.
+  /// The number of tile rows.
   std::int64_t mt() const { return exstar_desc_mt(d_); }
+  /// The number of tile columns.
   std::int64_t nt() const { return exstar_desc_nt(d_); }
   /// The pivot handle (exstar_desc_ipiv): min(m, n) int32, written by getrf_insert's tasks.
   starpu_data_handle_t ipiv() const { return exstar_desc_ipiv(d_); }
