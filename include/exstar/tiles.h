@@ -69,9 +69,10 @@ int exstar_desc_destroy(exstar_desc desc);
  * U in the tiles as LAPACK's dgetrf leaves them, the pivots (LAPACK's 1-based ipiv) in the
  * handle exstar_desc_ipiv(desc). No wait. ipiv may be NULL; when it is not (min(m, n) int32 of
  * host memory that stays valid until then), the pivots are also copied into it as soon as the
- * LU has written them (a callback of StarPU's, no wait), and surely once exstar_dgetrf_desc_info
- * or exstar_desc_destroy has returned; tasks that need them read the handle. The panels and U rows need a CPU worker, or a CUDA worker where the build has
- * their CUDA kernels (else EXSTAR_ERR_NO_WORKER). */
+ * LU has written them (a callback of StarPU's, no wait): at the latest when
+ * exstar_dgetrf_desc_info or exstar_desc_destroy returns. Tasks that need them read the handle.
+ * The panels and U rows need a CPU worker, or a CUDA worker where the build has their CUDA
+ * kernels (else EXSTAR_ERR_NO_WORKER). */
 int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
 /** After exstar_dgetrf_desc_insert: waits for the factors and the pivots, and gives LAPACK's info
  * (the first j + 1 with u(j,j) == 0, else 0) and the status of exstar_dgetrf (EXSTAR_SUCCESS,
