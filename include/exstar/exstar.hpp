@@ -95,4 +95,5 @@ private:
 #include <exstar/level3.hpp>
 #include <exstar/trsv.hpp>
 #include <exstar/lapack.hpp>
+#include <exstar/tiles.hpp>
 #endif

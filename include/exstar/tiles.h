@@ -11,15 +11,19 @@
  * the caller's tasks through StarPU's data dependencies: tasks the caller submitted before that
  * write tiles run before the LU reads them, and tasks submitted after that read tiles see the
  * factors. Every entry of L and U and every pivot are bitwise those of exstar_dgetrf (the
- * definition in lapack.h), for every nb.
+ * definition in lapack.h), for every nb. The pivots are a StarPU handle of the descriptor
+ * (exstar_desc_ipiv), so tasks can depend on them too, and exstar_dgetrs_desc_insert solves on
+ * descriptors with the same tasks-only contract.
  *
  * ~~~
- *   exstar_desc A;
+ *   exstar_desc A, B;
  *   exstar_desc_create(&A, n, n, 256, a, lda);      // or exstar_desc_create_tiles(&A, n, n, 256, handles)
- *   exstar_dgetrf_desc_insert(A, ipiv);             // tasks only
- *   ... the caller's own tasks on exstar_desc_tile(A, I, J) ...
+ *   exstar_desc_create(&B, n, nrhs, 256, b, ldb);
+ *   exstar_dgetrf_desc_insert(A, NULL);             // tasks only; the pivots in exstar_desc_ipiv(A)
+ *   ... the caller's own tasks on exstar_desc_tile(A, I, J), exstar_desc_ipiv(A) ...
+ *   exstar_dgetrs_desc_insert('N', A, B);           // tasks only: B := A⁻¹B
  *   exstar_dgetrf_desc_info(A, &info);               // waits for the tiles, LAPACK's info
- *   exstar_desc_destroy(A);                          // a's memory holds L and U
+ *   exstar_desc_destroy(B), exstar_desc_destroy(A);  // b holds X, a holds L and U
  * ~~~ */
 #ifndef EXSTAR_TILES_H
 #define EXSTAR_TILES_H
@@ -49,15 +53,26 @@ starpu_data_handle_t exstar_desc_tile(exstar_desc desc, int64_t I, int64_t J);
 int64_t exstar_desc_mt(exstar_desc desc);
 /** The number of tile columns. */
 int64_t exstar_desc_nt(exstar_desc desc);
+/** The pivots of the descriptor's LU: a StarPU vector handle of min(m, n) int32, LAPACK's
+ * 1-based ipiv (row i was interchanged with row ipiv[i] − 1, i increasing), registered by the
+ * descriptor (home: main memory) and owned by it (valid until exstar_desc_destroy; do not
+ * unregister it). exstar_dgetrf_desc_insert's tasks write it: a task the caller submits on it
+ * afterwards (STARPU_R) runs once the pivots are final, with no wait, and one submitted before
+ * it runs before they are written. Before the first LU it holds zeros. NULL when min(m, n) == 0
+ * or desc is NULL. */
+starpu_data_handle_t exstar_desc_ipiv(exstar_desc desc);
 /** Waits for every task on the descriptor's data, unregisters what exstar registered (the tiles
- * of exstar_desc_create, which writes them back into A; the pivots into ipiv), frees desc. */
+ * of exstar_desc_create, which writes them back into A; the pivot handle), frees desc. */
 int exstar_desc_destroy(exstar_desc desc);
 
 /** Submits the exact tiled LU (partial pivoting) of the matrix desc describes, in place: L and
- * U in the tiles as LAPACK's dgetrf leaves them, ipiv (min(m, n) int32, 1-based, in host memory
- * that stays valid until the tasks are done: after exstar_dgetrf_desc_info or
- * exstar_desc_destroy) the pivots. No wait. The panels and U rows need a CPU worker, or a CUDA
- * worker where the build has their CUDA kernels (else EXSTAR_ERR_NO_WORKER). */
+ * U in the tiles as LAPACK's dgetrf leaves them, the pivots (LAPACK's 1-based ipiv) in the
+ * handle exstar_desc_ipiv(desc). No wait. ipiv may be NULL; when it is not (min(m, n) int32 of
+ * host memory that stays valid until then), the pivots are also copied into it as soon as the
+ * LU has written them (a callback of StarPU's, no wait): at the latest when
+ * exstar_dgetrf_desc_info or exstar_desc_destroy returns. Tasks that need them read the handle.
+ * The panels and U rows need a CPU worker, or a CUDA worker where the build has their CUDA
+ * kernels (else EXSTAR_ERR_NO_WORKER). */
 int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
 /** After exstar_dgetrf_desc_insert: waits for the factors and the pivots, and gives LAPACK's info
  * (the first j + 1 with u(j,j) == 0, else 0) and the status of exstar_dgetrf (EXSTAR_SUCCESS,
@@ -65,6 +80,27 @@ int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
  * where the tasks left them: the tiles are checked there, and 16 bytes a tile come to the host.
  * On a descriptor where no LU was inserted: EXSTAR_ERR_ARG ("no LU was inserted"). */
 int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info);
+
+/** Solves op(A)·X = B on descriptors, X overwriting B's tiles, with the factors and pivots that
+ * exstar_dgetrf_desc_insert left in A (n x n) for the nrhs columns of B (n x nrhs, the same
+ * tile size nb as A). Its definition is exstar_dgetrs's (lapack.h), so X is bit for bit what
+ * exstar_dgetrs(trans, n, nrhs, LU, lda, ipiv, B, ldb) gives on the same factors and pivots:
+ * ~~~
+ *   trans 'N': x := U⁻¹ (L⁻¹ (P b))      laswp (ipiv forward), trsm ('L','L','N','U'), ('L','U','N','N')
+ *   trans 'T': x := P (L⁻ᵀ (U⁻ᵀ b))      trsm ('L','U','T','N'), ('L','L','T','U'), laswp backward
+ * ~~~
+ * every entry of each column correctly rounded as exstar_dtrsv defines. Tasks only, no wait:
+ * they read A's tiles and exstar_desc_ipiv(A) and read and write B's tiles, so they run after
+ * the LU's tasks (and the caller's earlier tasks on those handles) through StarPU's data
+ * dependencies, and the caller's later tasks on B's tiles see X. How: copy tasks gather A's
+ * tiles into one n x n copy and each block column of B into an n x nb copy (kept by the
+ * descriptors until exstar_desc_destroy: n² + n·nrhs doubles of host memory), exstar_dgetrs's
+ * laswp and exact trsm tasks run on them, one chain a block column of B, and copy tasks write
+ * X back into B's tiles. The diagonal of U is not checked (a zero gives the IEEE quotient):
+ * check exstar_dgetrf_desc_info first. Errors, before any task (EXSTAR_ERR_ARG, the message
+ * naming the argument): trans not 'N'/'T' ('C' is 'T'), A or B NULL or the same descriptor, A
+ * not square, B's rows not A's order, B's tile size not A's, no LU inserted on A. */
+int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B);
 
 #ifdef __cplusplus
 }
