@@ -79,6 +79,7 @@ int64_t cols_of(const exstar_rt::tiled_desc &d, int64_t J) { return min64(d.nb, 
 int add_states(const char *who, exstar_desc x)
 {
   exstar_rt::tiled_desc &d = x->d;
+  if (d.m == 0) return EXSTAR_SUCCESS; // 0 x n: no entry, no state (and no LU: kt == 0)
   for (int64_t J = 0; J < d.nt; ++J)
     if (int s = exstar_state_register(&d.state(J), d.m, cols_of(d, J))) {
       exstar_desc_destroy(x);

@@ -312,6 +312,18 @@ TEST_CASE("the pivot handle: a caller's task reading it (STARPU_R) runs after th
   CHECK(exstar_desc_ipiv(e) == nullptr);
   CHECK(exstar_desc_ipiv(nullptr) == nullptr);
   exstar_desc_destroy(e);
+  // 0 x n and m x 0 (n, m > 0): empty descriptors too, and their LU is LAPACK's quick return
+  double one = 1.0;
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{0, 5}, {5, 0}}) {
+    INFO(m << " x " << n);
+    REQUIRE(exstar_desc_create(&e, m, n, 4, &one, 5) == EXSTAR_SUCCESS);
+    CHECK(exstar_desc_ipiv(e) == nullptr);
+    REQUIRE(exstar_dgetrf_desc_insert(e, nullptr) == EXSTAR_SUCCESS);
+    int64_t info = -1;
+    CHECK(exstar_dgetrf_desc_info(e, &info) == EXSTAR_SUCCESS);
+    CHECK(info == 0);
+    exstar_desc_destroy(e);
+  }
 }
 
 TEST_CASE("getrs on descriptors: exstar_dgetrs's and exstar_dgesv's bits, for every nb, nrhs and scheduler",
