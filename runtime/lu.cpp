@@ -4,10 +4,12 @@
 #include "runtime/internal.h"
 #include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
+#include "runtime/memory.h"
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <atomic>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -512,6 +514,9 @@ int getrf_tiled(const char *who, int64_t m, int64_t n, double *A, int64_t lda, i
   if (!exstar_rt::tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
   if (nb == 0) nb = exstar_default_tile(m, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
+  // Before any buffer or task: StarPU allocates the states and copies in its workers, where a
+  // failure is an abort or a hang (runtime/memory.cpp).
+  if (int s = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, nb, true))) return s;
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
@@ -573,6 +578,7 @@ int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int3
   *info = 0;
   if (!exstar_rt::plain_tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
   if (nb == 0) nb = exstar_default_tile(m, n);
+  if (int s = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, nb, false))) return s; // as getrf_tiled
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv, false);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, 0, true);
@@ -611,9 +617,17 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
   if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb, "A")) return s;
   if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   if (refine_steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: refine_steps < 0", who);
-  std::vector<double> A0;
-  if (refine_steps > 0 && nrhs > 0)
+  std::vector<double> A0; // the entry matrix, for the refinement's residuals
+  if (refine_steps > 0 && nrhs > 0) {
+    if (int s = exstar_rt::check_memory(who, exstar_rt::bytes_of(n * n, 8))) return s;
+    try {
+      A0.reserve((size_t)(n * n));
+    } catch (const std::bad_alloc &) {
+      return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory (a copy of A, %s)", who,
+                              exstar_rt::format_bytes(exstar_rt::bytes_of(n * n, 8)).c_str());
+    }
     for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
+  }
   int s = getrf_default(who, n, n, A, lda, ipiv, info);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
   char msg[512];
