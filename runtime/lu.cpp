@@ -324,6 +324,9 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
   // factorizations are tiled (as exstar_dgetrf) when CPU workers can run their panels.
   int s = EXSTAR_SUCCESS;
   if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0 && lu_tile.load() >= 0) {
+    // every matrix's states and copies at once (their graphs are all submitted before a wait)
+    if (int t = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, exstar_default_tile(m, n), true, count)))
+      return t;
     std::vector<exstar_rt::tiled_desc> descs((size_t)count);
     std::vector<tiled_result> res((size_t)count);
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {

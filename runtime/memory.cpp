@@ -132,25 +132,27 @@ int64_t add_bytes(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX :
 
 std::string format_bytes(int64_t bytes) { return gigabytes(bytes); }
 
-int64_t tiled_lu_bytes(int64_t m, int64_t n, int64_t nb, bool with_states)
+int64_t tiled_lu_bytes(int64_t m, int64_t n, int64_t nb, bool with_states, int64_t count)
 {
   const int64_t mn = bytes_of(m, n), kt = nb > 0 ? ((m < n ? m : n) + nb - 1) / nb : 0;
-  int64_t host = 0, copy = bytes_of(mn, 8); // a second copy of the tiles, on an OpenCL node
+  int64_t each = 0, copy = bytes_of(mn, 8); // a second copy of the tiles, on an OpenCL node
   if (with_states) {
     // states: 32 bytes an entry; lcols: L's block columns (at most m x n doubles); perms: 2m
     // int32 a panel
-    host = add_bytes(bytes_of(mn, 32), bytes_of(mn, 8));
-    host = add_bytes(host, bytes_of(bytes_of(m, 8), kt));
+    each = add_bytes(bytes_of(mn, 32), bytes_of(mn, 8));
+    each = add_bytes(each, bytes_of(bytes_of(m, 8), kt));
     copy = add_bytes(copy, bytes_of(mn, 40));
   }
-  // Each CPU worker's panel work space: a gathered panel and its states (40 bytes an entry).
-  const int64_t workers = starpu_cpu_worker_get_count();
-  host = add_bytes(host, bytes_of(bytes_of(bytes_of(m, nb > 0 ? nb : 1), 40), workers));
   // An OpenCL device on the CPU (PoCL) holds its copies in this process's memory too.
   if (starpu_opencl_worker_get_count() > 0 && exstar_codelets_opencl_noncpu_device_count() == 0)
-    host = add_bytes(host, copy);
-  // StarPU's tasks and handles (about kt^2 / 2 tasks of a few KB) and allocation slack.
-  return add_bytes(host, add_bytes((int64_t)64 << 20, bytes_of(bytes_of(kt, kt), 4096)));
+    each = add_bytes(each, copy);
+  // StarPU's tasks and handles (about kt^2 / 2 tasks of a few KB).
+  each = add_bytes(each, bytes_of(bytes_of(kt, kt), 4096));
+  // Each CPU worker's panel work space (a gathered panel and its states, 40 bytes an entry) and
+  // allocation slack, once whatever the number of matrices.
+  const int64_t workers = starpu_cpu_worker_get_count();
+  const int64_t once = add_bytes((int64_t)64 << 20, bytes_of(bytes_of(bytes_of(m, nb > 0 ? nb : 1), 40), workers));
+  return add_bytes(once, bytes_of(each, count));
 }
 
 int check_memory(const char *who, int64_t need)

@@ -19,8 +19,8 @@ int check_memory(const char *who, int64_t need);
 /* The memory the tiled LU of an m x n matrix with tiles of nb allocates beyond A and ipiv
  * (with_states false: the plain graph): the GEMM-accumulate states (32 bytes an entry), L's
  * column copies and the row orders (exact graph), and the tile copies a second memory node
- * (an OpenCL device on the host, PoCL) may hold. */
-int64_t tiled_lu_bytes(int64_t m, int64_t n, int64_t nb, bool with_states);
+ * (an OpenCL device on the host, PoCL) may hold; count: a batch of that many. */
+int64_t tiled_lu_bytes(int64_t m, int64_t n, int64_t nb, bool with_states, int64_t count = 1);
 
 } // namespace exstar_rt
 #endif

@@ -69,7 +69,7 @@ TEST_CASE("exstar_memory_room_get sees ulimit -v; no limit is INT64_MAX", "[memo
   CHECK(r.address_space > (64 << 20));
 }
 
-TEST_CASE("exstar_dgetrf and exstar_dgesv that cannot fit are EXSTAR_ERR_NOMEM before any task", "[memory][lu]")
+TEST_CASE("exstar_dgetrf, exstar_dgesv and a batch that cannot fit are EXSTAR_ERR_NOMEM before any task", "[memory][lu]")
 {
   session s;
   const int64_t n = 1500; // the exact LU's states alone are 72 MB
@@ -87,11 +87,16 @@ TEST_CASE("exstar_dgetrf and exstar_dgesv that cannot fit are EXSTAR_ERR_NOMEM b
     CHECK(msg.find("this process may use") != std::string::npos);
     CHECK(exstar_dgesv(n, 1, a.data(), n, ipiv.data(), b.data(), n, 1, &info) == EXSTAR_ERR_NOMEM);
     CHECK(std::string(exstar_last_error()).find("exstar_dgesv: out of memory") == 0);
+    double *as[2] = {a.data(), a.data()};
+    int32_t *ps[2] = {ipiv.data(), ipiv.data()};
+    int64_t infos[2] = {-1, -1};
+    CHECK(exstar_dgetrf_batch(2, n, n, as, n, ps, infos) == EXSTAR_ERR_NOMEM);
+    CHECK(std::string(exstar_last_error()).find("exstar_dgetrf_batch: out of memory") == 0);
   }
   CHECK(a == a0); // untouched
   CHECK(ipiv[0] == -7);
-  // With the limit gone the same call runs.
-  CHECK(exstar_dgetrf(n, n, a.data(), n, ipiv.data(), &info) == EXSTAR_SUCCESS);
+  // With the limit gone the call runs (on the leading 300 x 300 block: quicker).
+  CHECK(exstar_dgetrf(300, 300, a.data(), n, ipiv.data(), &info) == EXSTAR_SUCCESS);
   CHECK(info == 0);
   CHECK(a[0] == 2.0);
 }
