@@ -447,6 +447,16 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
 {
   if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
   if (!A0) return solve_trsm(who, trans, n, nrhs, LU, lda, ipiv, B, ldb);
+  // The copies of B and the handle lists first: a failure then leaves nothing registered.
+  std::vector<double> bcopy;
+  std::vector<starpu_data_handle_t> hx, hb, hr;
+  if (int t = exstar_rt::check_memory(who, exstar_rt::bytes_of(exstar_rt::bytes_of(n, nrhs), 16))) return t;
+  try {
+    bcopy.resize((size_t)(n * nrhs));
+    hx.assign((size_t)nrhs, nullptr), hb.assign((size_t)nrhs, nullptr), hr.assign((size_t)nrhs, nullptr);
+  } catch (const std::bad_alloc &) {
+    return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory (a copy of B)", who);
+  }
   starpu_data_handle_t hLU, hp, hA0 = nullptr;
   starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
                               sizeof(double));
@@ -454,8 +464,6 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
   if (A0)
     starpu_matrix_data_register(&hA0, STARPU_MAIN_RAM, (uintptr_t)A0, (uint32_t)n, (uint32_t)n, (uint32_t)n,
                                 sizeof(double));
-  std::vector<double> bcopy(A0 ? (size_t)(n * nrhs) : 0);
-  std::vector<starpu_data_handle_t> hx((size_t)nrhs, nullptr), hb((size_t)nrhs, nullptr), hr((size_t)nrhs, nullptr);
   int s = EXSTAR_SUCCESS;
   for (int64_t c = 0; c < nrhs && s == EXSTAR_SUCCESS; ++c) {
     hx[c] = exstar_rt::register_vector(B + c * ldb, n);
@@ -476,7 +484,6 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
   if (hA0) starpu_data_unregister(hA0);
   starpu_data_unregister(hp);
   starpu_data_unregister(hLU);
-  (void)who;
   return s == EXSTAR_SUCCESS ? exstar_rt::take_codelet_error() : s;
 }
 
