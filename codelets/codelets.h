@@ -26,6 +26,8 @@ int exstar_codelets_cuda_device_count(void);
  * until taken. The runtime checks it after waiting for its tasks. */
 void exstar_codelet_fail(int status, const char *fmt, ...);
 int exstar_codelet_take_error(char *msg, size_t len); /* 0 when none */
+/* The name of the codelet of the task the calling worker runs ("a task" outside one). */
+const char *exstar_codelet_current_name(void);
 
 /* exstar_gemv_acc_cl with RW accumulators: for accumulators one task alone adds to (no
  * per-worker copies to zero and reduce). */

@@ -35,6 +35,12 @@ int exstar_codelet_take_error(char *msg, size_t len)
   return s;
 }
 
+const char *exstar_codelet_current_name(void)
+{
+  struct starpu_task *t = starpu_task_get_current();
+  return t && t->cl && t->cl->name ? t->cl->name : "a task";
+}
+
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 void exstar_codelet_cuda_check(int status, const char *what)
 {

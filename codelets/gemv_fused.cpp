@@ -29,7 +29,7 @@ struct starpu_codelet exstar_gemv_fused_cl = [] {
   gemv_fused_model.symbol = "exstar_gemv_fused";
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = gemv_fused_cpu;
+  cl.cpu_funcs[0] = exstar_cpu_guarded<gemv_fused_cpu>;
   cl.nbuffers = 4;
   cl.modes[0] = STARPU_R;
   cl.modes[1] = STARPU_R;

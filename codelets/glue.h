@@ -8,6 +8,31 @@
 #define EXSTAR_CODELETS_GLUE_H
 #include "codelets/codelets.h"
 #include "core/accumulator.h"
+#include <new>
+#include <stdexcept>
+
+/* Every CPU function of a codelet runs through this guard. The kernels allocate their work
+ * space with std::vector, and a C++ exception must not leave a codelet function: StarPU's
+ * worker is C, so a std::bad_alloc escaping into it ends the process (std::terminate, exit code
+ * 134). The guard turns it into a codelet error (EXSTAR_ERR_NOMEM), which the blocking call
+ * that waits for the task returns. The task's outputs are then unspecified, as after any
+ * failed task; the LU's interchanges skip a pivot that no panel wrote. */
+template <void (*F)(void *[], void *)>
+void exstar_cpu_guarded(void *buffers[], void *cl_arg) noexcept
+{
+  try {
+    F(buffers, cl_arg);
+  } catch (const std::bad_alloc &) {
+    exstar_codelet_fail(EXSTAR_ERR_NOMEM, "%s: out of memory in a CPU task", exstar_codelet_current_name());
+  } catch (const std::length_error &) {
+    exstar_codelet_fail(EXSTAR_ERR_NOMEM, "%s: out of memory in a CPU task (work space too large)",
+                        exstar_codelet_current_name());
+  } catch (const std::exception &e) {
+    exstar_codelet_fail(EXSTAR_ERR_STARPU, "%s: a CPU task failed: %s", exstar_codelet_current_name(), e.what());
+  } catch (...) {
+    exstar_codelet_fail(EXSTAR_ERR_STARPU, "%s: a CPU task failed (unknown exception)", exstar_codelet_current_name());
+  }
+}
 
 #ifdef STARPU_USE_OPENCL
 #include "kernels_cl/kernels_cl.h"
@@ -54,7 +79,7 @@ void exstar_codelet_cuda_check(int status, const char *what);
     exstar_##cname##_model.footprint = fp;                                                  \
     struct starpu_codelet cl;                                                               \
     starpu_codelet_init(&cl);                                                               \
-    cl.cpu_funcs[0] = op##_cpu;                                                             \
+    cl.cpu_funcs[0] = exstar_cpu_guarded<op##_cpu>;                                         \
     EXSTAR_CUDA_FUNC(cl, op##_cuda);                                                        \
     EXSTAR_OPENCL_FUNC(cl, op##_opencl);                                                    \
     cl.nbuffers = nb;                                                                       \

@@ -41,7 +41,7 @@ struct starpu_codelet exstar_lu_check_cl = [] {
   exstar_lu_check_model.symbol = "exstar_lu_check";
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = lu_check_cpu;
+  cl.cpu_funcs[0] = exstar_cpu_guarded<lu_check_cpu>;
   EXSTAR_CUDA_FUNC(cl, lu_check_cuda);
   cl.nbuffers = 2;
   cl.modes[0] = STARPU_R, cl.modes[1] = (enum starpu_data_access_mode)(STARPU_RW | STARPU_COMMUTE);

@@ -196,7 +196,7 @@ uint32_t tiled_footprint(struct starpu_task *task)
     exstar_##op##_model.footprint = tiled_footprint;                                             \
     struct starpu_codelet cl;                                                                    \
     starpu_codelet_init(&cl);                                                                    \
-    cl.cpu_funcs[0] = op##_cpu;                                                                  \
+    cl.cpu_funcs[0] = exstar_cpu_guarded<op##_cpu>;                                              \
     EXSTAR_LU_TILED_CUDA(op)                                                                     \
     cl.nbuffers = STARPU_VARIABLE_NBUFFERS;                                                      \
     cl.model = &exstar_##op##_model;                                                             \
@@ -285,7 +285,7 @@ struct starpu_codelet exstar_lu_plain_gemm_cl = [] {
   exstar_lu_plain_gemm_model.symbol = "exstar_lu_plain_gemm";
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = lu_plain_gemm_cpu;
+  cl.cpu_funcs[0] = exstar_cpu_guarded<lu_plain_gemm_cpu>;
 #ifdef EXSTAR_WITH_CUDA_CODELETS
   cl.cuda_funcs[0] = lu_plain_gemm_cuda;
   cl.cuda_flags[0] = STARPU_CUDA_ASYNC;

@@ -52,9 +52,9 @@ static const starpu_data_access_mode state_rw[] = {STARPU_R, STARPU_R, STARPU_RW
 static const starpu_data_access_mode state_w[] = {STARPU_R, STARPU_R, STARPU_W};
 static const starpu_data_access_mode diag_modes[] = {STARPU_R, STARPU_R, STARPU_RW};
 static const starpu_data_access_mode diag0_modes[] = {STARPU_R, STARPU_RW};
-struct starpu_codelet exstar_gemv_state_cl = cpu_codelet(gemv_state_cpu, "exstar_gemv_state", &gemv_state_model, 3, state_rw);
-struct starpu_codelet exstar_gemv_state_w_cl = cpu_codelet(gemv_state_cpu, "exstar_gemv_state", &gemv_state_model, 3, state_w);
+struct starpu_codelet exstar_gemv_state_cl = cpu_codelet(exstar_cpu_guarded<gemv_state_cpu>, "exstar_gemv_state", &gemv_state_model, 3, state_rw);
+struct starpu_codelet exstar_gemv_state_w_cl = cpu_codelet(exstar_cpu_guarded<gemv_state_cpu>, "exstar_gemv_state", &gemv_state_model, 3, state_w);
 struct starpu_codelet exstar_trsv_state_diag_cl =
-    cpu_codelet(trsv_state_diag_cpu, "exstar_trsv_state_diag", &trsv_state_diag_model, 3, diag_modes);
+    cpu_codelet(exstar_cpu_guarded<trsv_state_diag_cpu>, "exstar_trsv_state_diag", &trsv_state_diag_model, 3, diag_modes);
 struct starpu_codelet exstar_trsv_state_diag0_cl =
-    cpu_codelet(trsv_state_diag_cpu, "exstar_trsv_state_diag", &trsv_state_diag_model, 2, diag0_modes);
+    cpu_codelet(exstar_cpu_guarded<trsv_state_diag_cpu>, "exstar_trsv_state_diag", &trsv_state_diag_model, 2, diag0_modes);

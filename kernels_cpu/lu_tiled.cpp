@@ -250,7 +250,9 @@ void exstar_cpu_lu_laswp(const exstar_tile_view *v, int64_t K, int64_t J, const 
   const bool states = v->st[t.tile(c0, j0)] != nullptr;
   for (int64_t q = 0; q < npiv; ++q) {
     const int64_t r = c0 + q, p = (int64_t)ipiv[q] - 1;
-    if (p == r) continue;
+    // A panel writes pivots in [r, m); anything else was never written (a panel task that ran
+    // out of memory, reported by the call): skipped rather than read out of bounds.
+    if (p <= r || p >= v->m) continue;
     for (int64_t c = j0; c < j1; ++c) {
       swap_vals(t.a(r, c), t.a(p, c));
       if (states) swap_vals(t.s(r, c), t.s(p, c));

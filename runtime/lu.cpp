@@ -4,10 +4,12 @@
 #include "runtime/internal.h"
 #include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
+#include "runtime/memory.h"
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <atomic>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -322,6 +324,9 @@ int getrf_batch(const char *who, int64_t count, int64_t m, int64_t n, double **A
   // factorizations are tiled (as exstar_dgetrf) when CPU workers can run their panels.
   int s = EXSTAR_SUCCESS;
   if (!plain && m > 0 && n > 0 && starpu_cpu_worker_get_count() > 0 && lu_tile.load() >= 0) {
+    // every matrix's states and copies at once (their graphs are all submitted before a wait)
+    if (int t = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, exstar_default_tile(m, n), true, count)))
+      return t;
     std::vector<exstar_rt::tiled_desc> descs((size_t)count);
     std::vector<tiled_result> res((size_t)count);
     for (int64_t b = 0; b < count && s == EXSTAR_SUCCESS; ++b) {
@@ -442,6 +447,16 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
 {
   if (n == 0 || nrhs == 0) return EXSTAR_SUCCESS;
   if (!A0) return solve_trsm(who, trans, n, nrhs, LU, lda, ipiv, B, ldb);
+  // The copies of B and the handle lists first: a failure then leaves nothing registered.
+  std::vector<double> bcopy;
+  std::vector<starpu_data_handle_t> hx, hb, hr;
+  if (int t = exstar_rt::check_memory(who, exstar_rt::bytes_of(exstar_rt::bytes_of(n, nrhs), 16))) return t;
+  try {
+    bcopy.resize((size_t)(n * nrhs));
+    hx.assign((size_t)nrhs, nullptr), hb.assign((size_t)nrhs, nullptr), hr.assign((size_t)nrhs, nullptr);
+  } catch (const std::bad_alloc &) {
+    return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory (a copy of B)", who);
+  }
   starpu_data_handle_t hLU, hp, hA0 = nullptr;
   starpu_matrix_data_register(&hLU, STARPU_MAIN_RAM, (uintptr_t)LU, (uint32_t)lda, (uint32_t)n, (uint32_t)n,
                               sizeof(double));
@@ -449,8 +464,6 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
   if (A0)
     starpu_matrix_data_register(&hA0, STARPU_MAIN_RAM, (uintptr_t)A0, (uint32_t)n, (uint32_t)n, (uint32_t)n,
                                 sizeof(double));
-  std::vector<double> bcopy(A0 ? (size_t)(n * nrhs) : 0);
-  std::vector<starpu_data_handle_t> hx((size_t)nrhs, nullptr), hb((size_t)nrhs, nullptr), hr((size_t)nrhs, nullptr);
   int s = EXSTAR_SUCCESS;
   for (int64_t c = 0; c < nrhs && s == EXSTAR_SUCCESS; ++c) {
     hx[c] = exstar_rt::register_vector(B + c * ldb, n);
@@ -471,7 +484,6 @@ int solve_columns(const char *who, char trans, int64_t n, int64_t nrhs, const do
   if (hA0) starpu_data_unregister(hA0);
   starpu_data_unregister(hp);
   starpu_data_unregister(hLU);
-  (void)who;
   return s == EXSTAR_SUCCESS ? exstar_rt::take_codelet_error() : s;
 }
 
@@ -512,6 +524,9 @@ int getrf_tiled(const char *who, int64_t m, int64_t n, double *A, int64_t lda, i
   if (!exstar_rt::tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, false);
   if (nb == 0) nb = exstar_default_tile(m, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
+  // Before any buffer or task: StarPU allocates the states and copies in its workers, where a
+  // failure is an abort or a hang (runtime/memory.cpp).
+  if (int s = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, nb, true))) return s;
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
@@ -573,6 +588,7 @@ int exstar_dgetrf_plain_tiled(int64_t m, int64_t n, double *A, int64_t lda, int3
   *info = 0;
   if (!exstar_rt::plain_tiled_lu_runs()) return getrf_blocking(who, m, n, A, lda, ipiv, info, true); // the naive column graph
   if (nb == 0) nb = exstar_default_tile(m, n);
+  if (int s = exstar_rt::check_memory(who, exstar_rt::tiled_lu_bytes(m, n, nb, false))) return s; // as getrf_tiled
   exstar_rt::tiled_desc d;
   int s = d.create(m, n, nb, A, lda, ipiv, false);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::getrf_tiled_insert(who, d, 0, true);
@@ -611,9 +627,17 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
   if (int s = check_solve(who, n, nrhs, A, lda, ipiv, B, ldb, "A")) return s;
   if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
   if (refine_steps < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: refine_steps < 0", who);
-  std::vector<double> A0;
-  if (refine_steps > 0 && nrhs > 0)
+  std::vector<double> A0; // the entry matrix, for the refinement's residuals
+  if (refine_steps > 0 && nrhs > 0) {
+    if (int s = exstar_rt::check_memory(who, exstar_rt::bytes_of(n * n, 8))) return s;
+    try {
+      A0.reserve((size_t)(n * n));
+    } catch (const std::bad_alloc &) {
+      return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory (a copy of A, %s)", who,
+                              exstar_rt::format_bytes(exstar_rt::bytes_of(n * n, 8)).c_str());
+    }
     for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
+  }
   int s = getrf_default(who, n, n, A, lda, ipiv, info);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
   char msg[512];

@@ -1,6 +1,7 @@
 // exstar dot X.mtx Y.mtx: RN(sum of x_i * y_i), every product exact, rounded once.
 #include "cli.hpp"
 #include "baseline.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -18,8 +19,13 @@ std::vector<OptSpec> options()
 int run(const Args &args)
 {
   args.expect_files(2, 2, "two vector files X.mtx Y.mtx");
-  Matrix x = read_vector(args.files()[0]);
-  Matrix y = read_vector(args.files()[1]);
+  Matrix x = read_vector(args.files()[0], [&](int64_t r, int64_t c) {
+    check_memory(args, "two vectors of " + std::to_string(r * c) + " entries", entries_bytes(r, c, 16),
+                 !args.has("--plain"));
+  });
+  Matrix y = read_vector(args.files()[1], [&](int64_t r, int64_t c) { // not more than it may hold beside x
+    check_memory(args, matrix_words(r, c), plus(entries_bytes(x.rows, 1), entries_bytes(r, c)), !args.has("--plain"));
+  });
   expect_length(y, x.rows, "the length of " + x.file);
   double result = 0.0;
   if (args.has("--plain")) {

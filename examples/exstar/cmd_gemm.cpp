@@ -2,6 +2,7 @@
 // C := RN(alpha op(A) op(B) + beta C), one rounding per entry.
 #include "cli.hpp"
 #include "baseline.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -26,7 +27,20 @@ int run(const Args &args)
   const bool ta = args.has("--transa"), tb = args.has("--transb");
   const bool with_c = args.files().size() == 3;
   const double alpha = args.real("--alpha", 1.0), beta = args.real("--beta", with_c ? 1.0 : 0.0);
-  Matrix a = read_matrix(args.files()[0]), b = read_matrix(args.files()[1]);
+  const bool runtime = !args.has("--plain");
+  // A, B, C (and C's input), and the library's GEMM-accumulate state of C's entries (32 bytes);
+  // checked before reading when the files' sizes can be read first, else as each is read.
+  auto check_fits = [&](Shape sa, Shape sb) {
+    const int64_t rows = ta ? sa.cols : sa.rows, cols = tb ? sb.rows : sb.cols;
+    check_memory(args, matrix_words(sa.rows, sa.cols) + " by " + matrix_words(sb.rows, sb.cols),
+                 plus(plus(entries_bytes(sa.rows, sa.cols), entries_bytes(sb.rows, sb.cols)),
+                      entries_bytes(rows, cols, runtime ? 48 : 16)),
+                 runtime);
+  };
+  std::vector<Shape> shapes;
+  if (declared_shapes(args, shapes)) check_fits(shapes[0], shapes[1]);
+  Matrix a = read_matrix(args.files()[0], [&](int64_t r, int64_t c) { check_fits({r, c}, {0, 0}); });
+  Matrix b = read_matrix(args.files()[1], [&](int64_t r, int64_t c) { check_fits({a.rows, a.cols}, {r, c}); });
   const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
   const int64_t kb = tb ? b.cols : b.rows, n = tb ? b.rows : b.cols;
   if (k != kb)

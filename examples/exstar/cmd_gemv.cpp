@@ -2,6 +2,7 @@
 // y_i := RN(alpha (op(A) x)_i + beta y_i), one rounding per entry.
 #include "cli.hpp"
 #include "baseline.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -25,13 +26,22 @@ int run(const Args &args)
   check_outputs({{"-o", out_path}});
   bool trans = args.has("--trans");
   double alpha = args.real("--alpha", 1.0), beta = args.real("--beta", args.files().size() == 3 ? 1.0 : 0.0);
-  Matrix a = read_matrix(args.files()[0]);
-  Matrix x = read_vector(args.files()[1]);
+  const bool runtime = !args.has("--plain");
+  // A, x, y (and y's input), and an exact accumulator (under 1 KB) a row of the result.
+  Matrix a = read_matrix(args.files()[0], [&](int64_t r, int64_t c) {
+    check_memory(args, matrix_words(r, c), plus(entries_bytes(r, c), entries_bytes(r + c, 1, runtime ? 1048 : 24)),
+                 runtime);
+  });
+  // a vector file must not declare more than it may hold beside A
+  const SizeCheck beside_a = [&](int64_t r, int64_t c) {
+    check_memory(args, matrix_words(r, c), plus(entries_bytes(a.rows, a.cols), entries_bytes(r, c, 16)), runtime);
+  };
+  Matrix x = read_vector(args.files()[1], beside_a);
   int64_t nx = trans ? a.rows : a.cols, ny = trans ? a.cols : a.rows;
   expect_length(x, nx, std::string("the ") + (trans ? "rows" : "columns") + " of " + a.file);
   std::vector<double> y((size_t)ny, 0.0);
   if (args.files().size() == 3) {
-    Matrix yin = read_vector(args.files()[2]);
+    Matrix yin = read_vector(args.files()[2], beside_a);
     expect_length(yin, ny, std::string("the ") + (trans ? "columns" : "rows") + " of " + a.file);
     y = yin.values;
   }

@@ -3,6 +3,7 @@
 #include "cli.hpp"
 #include "distributed.hpp"
 #include "lu.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 #include "progress.hpp"
 
@@ -30,9 +31,21 @@ int run(const Args &args)
   Matrix a, b;
   dist::on_root([&] {
     check_outputs({{"-o", out_path}});
-    a = read_matrix(args.files()[0]);
+    // The LU's memory, a copy of A for --refine, B and the solve's two copies of it.
+    auto need = [&](int64_t n, int64_t nrhs) {
+      int64_t bytes = plus(lu_bytes(n, n, plain || args.has("--unblocked")), entries_bytes(n, nrhs, 24));
+      return steps > 0 ? plus(bytes, entries_bytes(n, n)) : bytes;
+    };
+    auto check_fits = [&](Shape sa, Shape sb) {
+      std::string what = matrix_words(sa.rows, sa.cols);
+      if (sb.cols > 0) what += " and " + std::to_string(sb.cols) + (sb.cols == 1 ? " right-hand side" : " right-hand sides");
+      check_memory(args, what, need(sa.rows, sb.rows == sa.rows ? sb.cols : 0), true);
+    };
+    std::vector<Shape> shapes;
+    if (declared_shapes(args, shapes)) check_fits(shapes[0], shapes[1]);
+    a = read_matrix(args.files()[0], [&](int64_t m, int64_t n) { check_fits({m, n}, {0, 0}); });
     require_square(a);
-    b = read_matrix(args.files()[1]);
+    b = read_matrix(args.files()[1], [&](int64_t m, int64_t nrhs) { check_fits({a.rows, a.cols}, {m, nrhs}); });
     if (b.rows != a.rows)
       throw Failure(b.file + ":" + std::to_string(b.size_line) + ": " + std::to_string(b.rows) +
                     " rows do not match the order of " + a.file + " (" + std::to_string(a.rows) + ")");

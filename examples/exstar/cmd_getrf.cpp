@@ -3,6 +3,7 @@
 #include "cli.hpp"
 #include "distributed.hpp"
 #include "lu.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 #include "progress.hpp"
 #include <algorithm>
@@ -29,7 +30,9 @@ int run(const Args &args)
   Matrix a;
   dist::on_root([&] {
     check_outputs({{"-o", lu_path}, {"--ipiv", piv_path}});
-    a = read_matrix(args.files()[0]);
+    a = read_matrix(args.files()[0], [&](int64_t m, int64_t n) {
+      check_memory(args, matrix_words(m, n), lu_bytes(m, n, plain || args.has("--unblocked")), true);
+    });
     require_finite(a, "the LU factorization");
   });
   dist::share_shape(a);

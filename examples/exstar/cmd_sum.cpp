@@ -1,5 +1,6 @@
 // exstar sum X.mtx: RN(sum of the elements of X), exact then rounded once.
 #include "cli.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -25,7 +26,9 @@ double plain_sum(const std::vector<double> &x)
 int run(const Args &args)
 {
   args.expect_files(1, 1, "one vector file X.mtx");
-  Matrix x = read_vector(args.files()[0]);
+  Matrix x = read_vector(args.files()[0], [&](int64_t r, int64_t c) {
+    check_memory(args, matrix_words(r, c), entries_bytes(r, c), !args.has("--plain"));
+  });
   double result = 0.0;
   if (args.has("--plain")) {
     note_plain("sum");

@@ -2,6 +2,7 @@
 // op(T) X = alpha B (side L) or X op(T) = alpha B (side R); each column (row) is trsv's.
 #include "cli.hpp"
 #include "baseline.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -33,7 +34,17 @@ int run(const Args &args)
   check_outputs({{"-o", out_path}});
   const bool trans = args.has("--trans"), unit = args.has("--unit");
   const double alpha = args.real("--alpha", 1.0);
-  Matrix t = read_matrix(args.files()[0]), b = read_matrix(args.files()[1]);
+  const bool runtime = !args.has("--plain");
+  // T, B, X, and the library's state of X's entries (32 bytes): before reading when the sizes
+  // can be read first, else as each file is read.
+  auto check_fits = [&](Shape st, Shape sb) {
+    check_memory(args, matrix_words(st.rows, st.cols) + " and " + matrix_words(sb.rows, sb.cols),
+                 plus(entries_bytes(st.rows, st.cols), entries_bytes(sb.rows, sb.cols, runtime ? 48 : 16)), runtime);
+  };
+  std::vector<Shape> shapes;
+  if (declared_shapes(args, shapes)) check_fits(shapes[0], shapes[1]);
+  Matrix t = read_matrix(args.files()[0], [&](int64_t r, int64_t c) { check_fits({r, c}, {0, 0}); });
+  Matrix b = read_matrix(args.files()[1], [&](int64_t r, int64_t c) { check_fits({t.rows, t.cols}, {r, c}); });
   if (t.rows != t.cols)
     throw Failure(t.file + ":" + std::to_string(t.size_line) + ": expected a square matrix, got " +
                   std::to_string(t.rows) + "x" + std::to_string(t.cols));

@@ -2,6 +2,7 @@
 // by substitution, each x_i from an exact sum rounded once (then K refinement steps).
 #include "cli.hpp"
 #include "baseline.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 
 namespace cli {
@@ -35,11 +36,17 @@ int run(const Args &args)
   check_outputs({{"-o", out_path}});
   bool trans = args.has("--trans"), unit = args.has("--unit");
   int steps = (int)args.integer("--refine", 0, 0, 1000);
-  Matrix t = read_matrix(args.files()[0]);
+  const bool runtime = !args.has("--plain");
+  // T, b, x, and an exact accumulator (under 1 KB) and a state a row.
+  Matrix t = read_matrix(args.files()[0], [&](int64_t r, int64_t c) {
+    check_memory(args, matrix_words(r, c), plus(entries_bytes(r, c), entries_bytes(r, 1, runtime ? 1088 : 24)), runtime);
+  });
   if (t.rows != t.cols)
     throw Failure(t.file + ":" + std::to_string(t.size_line) + ": expected a square matrix, got " +
                   std::to_string(t.rows) + "x" + std::to_string(t.cols));
-  Matrix b = read_vector(args.files()[1]);
+  Matrix b = read_vector(args.files()[1], [&](int64_t r, int64_t c) { // not more than it may hold beside T
+    check_memory(args, matrix_words(r, c), plus(entries_bytes(t.rows, t.cols), entries_bytes(r, c, 16)), runtime);
+  });
   expect_length(b, t.rows, "the order of " + t.file);
   std::vector<double> x = b.values;
   if (args.has("--plain")) {

@@ -2,6 +2,7 @@
 // of its QR. Plain double arithmetic: test data, not results, so rounding here only makes the
 // condition number approximate.
 #include "gen.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 #include <cmath>
 #include <cstdio>
@@ -109,6 +110,7 @@ int gen_matrix(const Args &args, const GenParams &p)
 {
   std::string path = args.output();
   check_outputs({{"-o", path}});
+  check_memory(args, matrix_words(p.n, p.n), entries_bytes(p.n, p.n), false); // no library call
   write_square(path, p.n, conditioned_matrix(p), "matrix", p);
   return EXIT_OK;
 }
@@ -118,6 +120,7 @@ int gen_triangular(const Args &args, const GenParams &p)
   std::string path = args.output(), uplo = args.text("--uplo", "U");
   if (uplo != "U" && uplo != "L" && uplo != "u" && uplo != "l") throw UsageError("--uplo: expected U or L");
   check_outputs({{"-o", path}});
+  check_memory(args, matrix_words(p.n, p.n), entries_bytes(p.n, p.n, 16), false); // A and R (or R's transpose)
   Dense r = r_factor(conditioned_matrix(p), p.n);
   bool lower = uplo == "L" || uplo == "l";
   write_square(path, p.n, lower ? transposed(r, p.n) : r, lower ? "triangular --uplo L" : "triangular", p);

@@ -1,6 +1,7 @@
 // gen vector: Ogita, Rump and Oishi's GenDot ("Accurate sum and dot product", SIAM J. Sci.
 // Comput. 26(6), 2005, Algorithm 6.1), with its partial dot products computed exactly by exstar.
 #include "gen.hpp"
+#include "memory.hpp"
 #include "mmio.hpp"
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,7 @@ int gen_vector(const Args &args, const GenParams &p)
   if (p.n < 2) throw UsageError("gen vector needs --n >= 2");
   std::string xname = args.output(), yname = args.has("-o2") ? args.output("-o2") : default_y_name(xname);
   check_outputs({{"-o", xname}, {"-o2", yname}});
+  check_memory(args, matrix_words(p.n, 1), entries_bytes(p.n, 1, 4 * 8), true); // x, y, |x|, |y|
   std::vector<double> x((size_t)p.n), y((size_t)p.n), ax((size_t)p.n), ay((size_t)p.n);
   Rng rng(p.seed);
   double dot = 0.0, absdot = 0.0;

@@ -3,10 +3,13 @@
 #include "cli.hpp"
 #include "distributed.hpp"
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
 #include <new>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace cli {
 
@@ -146,10 +149,29 @@ int guarded(const std::function<int()> &body)
   return EXIT_FAIL;
 }
 
+// OpenBLAS starts its thread pool when it is loaded, before main, and each of its threads
+// allocates a work buffer (128 MB) at once. Under a tight ulimit -v or -d that allocation fails,
+// the thread keeps retrying, and exit() then waits for it forever: `gen matrix` hung after
+// writing its output. The tool needs no OpenBLAS threads of its own (StarPU runs one task a
+// worker, the plain LU sets one thread, bench sets its count itself), so under such a limit it
+// starts again with OPENBLAS_NUM_THREADS=1, which OpenBLAS reads when it is loaded. execv
+// returns only when it fails; the run then goes on as it is.
+void one_blas_thread_under_limits(char **argv)
+{
+  if (std::getenv("OPENBLAS_NUM_THREADS")) return;
+  struct rlimit as, data;
+  const bool limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+                       (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
+  if (!limited) return;
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  execv("/proc/self/exe", argv);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+  one_blas_thread_under_limits(argv);
   // Under mpirun every process starts and ends MPI (dist::start, dist::stop) and exits with
   // rank 0's code; a subcommand without a distributed form runs on rank 0 alone.
   int code = guarded([&] {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <istream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace cli {
 
@@ -293,28 +294,43 @@ void parse_coordinate(LineReader &r, const Header &h, Matrix &m)
 
 } // namespace
 
-Matrix read_matrix(std::istream &in, const std::string &name, int64_t max_elements)
+Matrix read_matrix(std::istream &in, const std::string &name, int64_t max_elements, const SizeCheck &check)
 {
   LineReader r(in, name);
   Matrix m;
   m.file = name;
   Header h = parse_banner(r);
   parse_sizes(r, h, m, max_elements);
+  if (check) check(m.rows, m.cols);
   if (h.format == Format::array) parse_array(r, h, m);
   else parse_coordinate(r, h, m);
   return m;
 }
 
-Matrix read_matrix(const std::string &path)
+Matrix read_matrix(const std::string &path, const SizeCheck &check)
 {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Failure(path + ": cannot open: " + std::strerror(errno));
-  return read_matrix(in, path);
+  return read_matrix(in, path, mm_max_elements, check);
 }
 
-Matrix read_vector(const std::string &path)
+bool read_size(const std::string &path, int64_t *rows, int64_t *cols)
 {
-  Matrix m = read_matrix(path);
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false; // read_matrix says why
+  LineReader r(in, path);
+  Matrix m;
+  Header h = parse_banner(r);
+  parse_sizes(r, h, m, mm_max_elements);
+  *rows = m.rows, *cols = m.cols;
+  return true;
+}
+
+Matrix read_vector(const std::string &path, const SizeCheck &check)
+{
+  Matrix m = read_matrix(path, check);
   if (m.cols != 1 && m.rows != 1)
     throw Failure(path + ":" + std::to_string(m.size_line) + ": expected a vector (n x 1), got a " +
                   std::to_string(m.rows) + "x" + std::to_string(m.cols) + " array");

@@ -30,6 +30,7 @@
 #include "errors.hpp"
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -50,15 +51,24 @@ struct Matrix {
 // before anything is allocated: 16 GiB of doubles.
 const int64_t mm_max_elements = int64_t(1) << 31;
 
+// Called with a file's declared rows and columns once its size line is read, before anything
+// is allocated for its values; it may throw (the tool's memory check, memory.hpp).
+using SizeCheck = std::function<void(int64_t rows, int64_t cols)>;
+
 // Reads a file; any defect throws Failure("FILE:LINE: what").
-Matrix read_matrix(const std::string &path);
+Matrix read_matrix(const std::string &path, const SizeCheck &check = nullptr);
 // The same from a stream; name stands for the file in messages. max_elements replaces
 // mm_max_elements (the fuzzer passes a small bound, so that a short input cannot ask for 16 GiB).
-Matrix read_matrix(std::istream &in, const std::string &name, int64_t max_elements = mm_max_elements);
+Matrix read_matrix(std::istream &in, const std::string &name, int64_t max_elements = mm_max_elements,
+                   const SizeCheck &check = nullptr);
 // RN(x_0 + ... + x_{n-1}): the exact sum rounded once (the rule for duplicate entries).
 double exact_sum(const double *x, size_t n);
+// The declared rows and columns of a regular file, from its banner and size line alone (a
+// defect there throws Failure as read_matrix does); false, reading nothing, for anything else
+// (a pipe would lose what was read). Lets a command check its memory before reading any input.
+bool read_size(const std::string &path, int64_t *rows, int64_t *cols);
 // Same, and the array must be a vector (n x 1, or 1 x n).
-Matrix read_vector(const std::string &path);
+Matrix read_vector(const std::string &path, const SizeCheck &check = nullptr);
 // Throws Failure("FILE:LINE: ...") unless v has n elements (other names the file n came from).
 void expect_length(const Matrix &v, int64_t n, const std::string &other);
 

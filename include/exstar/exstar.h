@@ -69,6 +69,29 @@ const char *exstar_last_error(void);
 /** Short fixed name of a status code. */
 const char *exstar_status_name(int status);
 
+/* ---- memory -------------------------------------------------------------------------------- */
+/** What this process may still allocate, in bytes, under each kind of limit (INT64_MAX where
+ * there is none or it cannot be read). */
+typedef struct exstar_memory_room {
+  int64_t address_space; /**< RLIMIT_AS (ulimit -v) less the address space in use (VmSize) */
+  int64_t data;          /**< RLIMIT_DATA (ulimit -d) less the private writable mappings (VmData) */
+  int64_t ram;           /**< the smaller of MemAvailable (/proc/meminfo) and, for the memory
+                              cgroup and each one above it, its limit less its usage (v2
+                              memory.max / memory.current, v1 memory.limit_in_bytes /
+                              memory.usage_in_bytes) */
+} exstar_memory_room;
+/** Fills *room (Linux; elsewhere every field is INT64_MAX). Needs no exstar_init. */
+void exstar_memory_room_get(exstar_memory_room *room);
+/** The smallest field of exstar_memory_room_get: about how many more bytes this process may
+ * allocate and touch. The drivers compare what a call will allocate (the LU's GEMM-accumulate
+ * states, 32 bytes an entry, L's column copies, device copies on an OpenCL device that lives
+ * in host memory) with it before allocating anything or submitting a task, and return
+ * EXSTAR_ERR_NOMEM ("... needs about X more; this process may use Y") when it does not fit:
+ * StarPU allocates those buffers inside its worker threads, where a failure aborts the process
+ * or waits for memory forever. A failed allocation in exstar's own code, or in a CPU task, is
+ * EXSTAR_ERR_NOMEM too (the task's outputs are then unspecified). */
+int64_t exstar_memory_available(void);
+
 /* ---- initialisation ------------------------------------------------------------------------ */
 /* Back ends, as a bit mask. */
 #define EXSTAR_BACKEND_CPU 1u    /**< back-end bit: CPU workers */

@@ -877,6 +877,76 @@ case_output_signals() {
   fi
 }
 
+# Memory limits (issue 24). Under ulimit -v, getrf of n = 1500 either runs (the same bytes as
+# without a limit) or exits 1 with one line about memory and writes nothing: never an abort
+# (134) or a hang (timeout: 124). gen exits under 100-180 MB (OpenBLAS's threads once hung it
+# at exit). Huge declared sizes are refused at once, from the size line, before any allocation.
+case_memory() {
+  run gen matrix --n 1500 --seed 1 -o A.mtx
+  [ "$RC" = 0 ] || fail "gen: exit $RC ($ERR)"
+  run getrf A.mtx -o LU0.mtx --ipiv P0.mtx
+  [ "$RC" = 0 ] || fail "getrf without a limit: exit $RC ($ERR)"
+  local mb rc
+  for mb in 200 250 300 400 800 1500; do
+    rm -f LU.mtx P.mtx
+    (ulimit -c 0; ulimit -v $((mb * 1024)); exec timeout 120 "$EXSTAR" getrf A.mtx -o LU.mtx --ipiv P.mtx) \
+      >stdout.txt 2>stderr.txt
+    rc=$?
+    ERR=$(cat stderr.txt)
+    case "$rc" in
+      0) cmp -s LU.mtx LU0.mtx && cmp -s P.mtx P0.mtx || fail "getrf under ulimit -v ${mb} MB: other bytes"
+         echo "ok: getrf under ulimit -v ${mb} MB: ran, same bytes" ;;
+      1) [ "$(wc -l <stderr.txt)" = 1 ] || fail "getrf under ulimit -v ${mb} MB: stderr is not one line: $ERR"
+         case "$ERR" in *memory*) ;; *) fail "getrf under ulimit -v ${mb} MB: '$ERR' says nothing of memory" ;; esac
+         [ ! -e LU.mtx ] && [ ! -e P.mtx ] || fail "getrf under ulimit -v ${mb} MB failed but wrote a file"
+         echo "ok: getrf under ulimit -v ${mb} MB: $ERR" ;;
+      *) fail "getrf under ulimit -v ${mb} MB: exit $rc ($ERR)" ;;
+    esac
+  done
+  no_temps .
+  for mb in 100 150 180; do
+    rm -f g.mtx
+    (ulimit -c 0; ulimit -v $((mb * 1024)); exec timeout 30 "$EXSTAR" gen matrix --n 10 -o g.mtx) >stdout.txt 2>stderr.txt
+    rc=$?
+    if [ "$rc" = 0 ]; then
+      grep -qx "10 10" g.mtx || fail "gen matrix under ulimit -v ${mb} MB: no matrix written"
+    elif [ "$rc" != 1 ] || [ -e g.mtx ]; then
+      fail "gen matrix under ulimit -v ${mb} MB: exit $rc ($(cat stderr.txt))"
+    fi
+    echo "ok: gen matrix --n 10 under ulimit -v ${mb} MB: exit $rc"
+  done
+  # 46000 x 46000 in three lines: 16.9 GB of doubles, 34 GB for the plain LU, 100 GB and more for
+  # the exact commands. Refused under a 4 GB ulimit -v everywhere, and without a limit where the
+  # machine has less than 30 GB available.
+  { echo "%%MatrixMarket matrix coordinate real general"; echo "46000 46000 1"; echo "1 1 2.0"; } >huge.mtx
+  { echo "%%MatrixMarket matrix coordinate real general"; echo "46000 1 1"; echo "1 1 2.0"; } >hugeb.mtx
+  local avail limit t0 t1
+  avail=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+  for limit in 4000000 unlimited; do
+    if [ "$limit" = unlimited ] && [ "${avail:-0}" -gt 30000000 ]; then
+      echo "ok: (this machine has ${avail} kB available: no run without a limit)"
+      continue
+    fi
+    for cmd in "getrf huge.mtx -o o.mtx --ipiv p.mtx" "getrf --plain huge.mtx -o o.mtx --ipiv p.mtx" \
+               "gesv huge.mtx hugeb.mtx -o o.mtx" "gemm huge.mtx huge.mtx -o o.mtx" \
+               "trsm --side L --uplo L huge.mtx huge.mtx -o o.mtx"; do
+      t0=$(date +%s%N)
+      # shellcheck disable=SC2086
+      (ulimit -c 0; ulimit -v "$limit"; exec timeout 60 "$EXSTAR" $cmd) >stdout.txt 2>stderr.txt
+      rc=$?
+      t1=$(date +%s%N)
+      ERR=$(cat stderr.txt)
+      [ "$rc" = 1 ] || fail "$cmd (ulimit -v $limit): exit $rc ($ERR)"
+      [ "$(wc -l <stderr.txt)" = 1 ] || fail "$cmd: stderr is not one line: $ERR"
+      case "$ERR" in *"of a 46000 x 46000 matrix"*"needs about"*"GB of memory; this process may use"*) ;;
+        *) fail "$cmd (ulimit -v $limit): '$ERR'" ;; esac
+      [ $(((t1 - t0) / 1000000)) -lt 5000 ] || fail "$cmd: refused after $(((t1 - t0) / 1000000)) ms"
+      [ ! -e o.mtx ] && [ ! -e p.mtx ] || fail "$cmd wrote a file"
+      echo "ok: $cmd (ulimit -v $limit), $(((t1 - t0) / 1000000)) ms: $ERR"
+    done
+  done
+}
+
 case "$CASE" in
   sched) case_sched ;;
   sum_dot) case_sum_dot ;;
@@ -908,6 +978,7 @@ case "$CASE" in
   progress) case_progress ;;
   outputs) case_outputs ;;
   output_signals) case_output_signals ;;
+  memory) case_memory ;;
   *) fail "unknown case" ;;
 esac
 echo "PASS [$CASE]"
