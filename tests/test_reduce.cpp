@@ -5,6 +5,7 @@
 #include "tests/cases.hpp"
 #include "tests/exstar_env.hpp"
 #include <exstar/exstar.h>
+#include <exstar/exstar.hpp>
 #include <cmath>
 #include <limits>
 
@@ -219,6 +220,9 @@ TEST_CASE("nrm2 in the caller's graph: exstar_dnrm2_insert, then exstar_acc_roun
   starpu_data_unregister(hr);
   starpu_data_unregister(hx);
   CHECK(same_bits(result, ref_nrm2(x)));
+  // C++: the blocking form and the accumulator's square root
+  CHECK(same_bits(exstar::nrm2(x), ref_nrm2(x)));
+  CHECK_THROWS_AS(exstar::nrm2(5, nullptr), exstar::error);
   CHECK(exstar_dnrm2_insert(5, nullptr, 0, 1, nullptr, 0) == EXSTAR_ERR_ARG);
   CHECK(exstar_dnrm2(5, nullptr, 1, &result) == EXSTAR_ERR_ARG);
 }

@@ -13,11 +13,11 @@
 
 namespace cli {
 
-extern const Command cmd_sum, cmd_dot, cmd_gen, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm, cmd_getrf, cmd_gesv, cmd_bench;
+extern const Command cmd_sum, cmd_dot, cmd_nrm2, cmd_gen, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm, cmd_getrf, cmd_gesv, cmd_bench;
 
 const std::vector<Command> &commands()
 {
-  static const std::vector<Command> all = {cmd_sum, cmd_dot, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm,
+  static const std::vector<Command> all = {cmd_sum, cmd_dot, cmd_nrm2, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm,
                                            cmd_getrf, cmd_gesv, cmd_gen, cmd_bench};
   return all;
 }

@@ -69,6 +69,16 @@ inline double dot(const std::vector<double> &x, const std::vector<double> &y)
   return dot((std::int64_t)x.size(), x.data(), 1, y.data(), 1);
 }
 
+/// RN(sqrt(Σ x_i²)), the exact norm rounded once.
+inline double nrm2(std::int64_t n, const double *x, std::int64_t incx = 1)
+{
+  double r;
+  check(exstar_dnrm2(n, x, incx, &r));
+  return r;
+}
+/// The same on a whole std::vector (stride 1).
+inline double nrm2(const std::vector<double> &x) { return nrm2((std::int64_t)x.size(), x.data()); }
+
 /// An exact accumulator registered with StarPU, for composing reductions in a task graph.
 class accumulator {
 public:
@@ -80,6 +90,8 @@ public:
   starpu_data_handle_t handle() const { return h_; }
   /// Submits result := RN(this).
   void round_into(starpu_data_handle_t result) { check(exstar_acc_round_insert(h_, result)); }
+  /// Submits result := RN(sqrt(this)).
+  void round_sqrt_into(starpu_data_handle_t result) { check(exstar_acc_round_sqrt_insert(h_, result)); }
   /// Submits this := 0: a new, empty sum on the same handle (rounding does not reset it).
   void zero() { check(exstar_acc_zero_insert(h_)); }
 

@@ -90,6 +90,26 @@ case_sum_dot() {
   case "$ERR" in *"NOT reproducible"*) ;; *) fail "--plain is not labelled on stderr" ;; esac
 }
 
+# nrm2: the exact norm rounded once, where the plain formula overflows, underflows or misrounds
+case_nrm2() {
+  vec a.mtx 3 4;                           expect 5 nrm2 a.mtx
+  vec b.mtx 1e300 1e300;                   expect 1.4142135623730952e+300 nrm2 b.mtx
+  vec c.mtx 1.7976931348623157e308 1;      expect 1.7976931348623157e+308 nrm2 c.mtx
+  vec d.mtx 1.7976931348623157e308 1.7976931348623157e308; expect inf nrm2 d.mtx
+  vec e.mtx 0x1p-1074 0x1p-1074 0x1p-1074 0x1p-1074; expect 9.8813129168249309e-324 nrm2 e.mtx
+  vec f.mtx -0 -0;                         expect 0 nrm2 f.mtx
+  vec g.mtx 1 nan -inf;                    expect nan nrm2 g.mtx
+  vec h.mtx 1 -inf;                        expect inf nrm2 h.mtx
+  # (1 + 2^-53)^2 exactly: a tie between 1 and 1 + 2^-52, to the even one
+  vec t.mtx 1 0x1p-26 0x1p-53;             expect 0x1p+0 nrm2 --hex t.mtx
+  vec u.mtx 1 0x1p-26 0x1p-53 0x1p-90;     expect 0x1.0000000000001p+0 nrm2 --hex u.mtx
+  expect 5 nrm2 --backend cpu --sched eager --ncpus 1 a.mtx
+  run nrm2 --backend opencl b.mtx
+  if [ "$RC" = 0 ]; then [ "$OUT" = 1.4142135623730952e+300 ] || fail "nrm2 --backend opencl: '$OUT'"; fi
+  run nrm2 --plain a.mtx
+  [ "$RC" = 0 ] && [ "$OUT" = 5 ] || fail "nrm2 --plain: exit $RC, '$OUT' ($ERR)"
+}
+
 case_hex() {
   exact_data
   expect 0x1p+0 dot --hex x.mtx y.mtx
@@ -975,6 +995,7 @@ case "$CASE" in
   mpi) case_mpi ;;
   mpi_rank0) case_mpi_rank0 ;;
   mpi_defaults) case_mpi_defaults ;;
+  nrm2) case_nrm2 ;;
   progress) case_progress ;;
   outputs) case_outputs ;;
   output_signals) case_output_signals ;;
