@@ -7,6 +7,7 @@
 #include "lu.hpp"
 #include "mmio.hpp"
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -84,6 +85,7 @@ struct Workspace {
 extern "C" {
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 double ddot_(const int *n, const double *x, const int *incx, const double *y, const int *incy);
+double dnrm2_(const int *n, const double *x, const int *incx);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a, const int *lda,
             const double *x, const int *incx, const double *beta, double *y, const int *incy, size_t);
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a, const int *lda,
@@ -132,6 +134,28 @@ std::vector<Contender> dot_contenders(int64_t n, Workspace &w, Rng &rng)
 #else
   c.push_back({"plain", "double loop, 1 thread (no BLAS)", nothing, [&w] {
                  w.scalar = plain_dot(w.x.values, w.y.values);
+                 return (int)EXSTAR_SUCCESS;
+               }});
+#endif
+  return c;
+}
+
+std::vector<Contender> nrm2_contenders(int64_t n, Workspace &w, Rng &rng)
+{
+  w.x = random_matrix(rng, n, 1);
+  auto nothing = [] {};
+  std::vector<Contender> c = {
+      {"exact", "exstar_dnrm2 (StarPU)", nothing, [&w, n] { return exstar_dnrm2(n, w.x.values.data(), 1, &w.scalar); }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"blas", vendor_where("BLAS dnrm2"), nothing, vendor([&w, n] {
+                 const int ni = (int)n, one = 1;
+                 w.scalar = dnrm2_(&ni, w.x.values.data(), &one);
+               })});
+#else
+  c.push_back({"plain", "sqrt of a double loop, 1 thread (no BLAS)", nothing, [&w] {
+                 double s = 0.0;
+                 for (double v : w.x.values) s += v * v;
+                 w.scalar = std::sqrt(s);
                  return (int)EXSTAR_SUCCESS;
                }});
 #endif
@@ -237,6 +261,7 @@ std::vector<Contender> getrf_contenders(int64_t n, Workspace &w, Rng &rng)
 std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w, Rng &rng)
 {
   if (op == "dot") return dot_contenders(n, w, rng);
+  if (op == "nrm2") return nrm2_contenders(n, w, rng);
   if (op == "gemv") return gemv_contenders(n, w, rng);
   if (op == "trsv") return trsv_contenders(n, w, rng);
   if (op == "gemm") return gemm_contenders(n, w, rng);
@@ -257,12 +282,12 @@ std::string workers()
 
 int run(const Args &args)
 {
-  args.expect_files(1, 1, "one operation: dot, gemv, trsv, gemm or getrf");
+  args.expect_files(1, 1, "one operation: dot, nrm2, gemv, trsv, gemm or getrf");
   const std::string op = args.files()[0];
-  if (op != "dot" && op != "gemv" && op != "trsv" && op != "gemm" && op != "getrf")
-    throw UsageError("unknown operation '" + op + "' (dot, gemv, trsv, gemm or getrf)");
+  if (op != "dot" && op != "nrm2" && op != "gemv" && op != "trsv" && op != "gemm" && op != "getrf")
+    throw UsageError("unknown operation '" + op + "' (dot, nrm2, gemv, trsv, gemm or getrf)");
   if (!args.has("--n")) throw UsageError("missing --n N");
-  const int64_t max_n = op == "dot" ? (int64_t(1) << 28) : op == "getrf" || op == "gemm" ? 8192 : 16384;
+  const int64_t max_n = op == "dot" || op == "nrm2" ? (int64_t(1) << 28) : op == "getrf" || op == "gemm" ? 8192 : 16384;
   int64_t n = args.integer("--n", 0, 1, max_n);
   int reps = (int)args.integer("--reps", 5, 1, 1000);
   Rng rng((uint64_t)args.integer("--seed", 1, 0, INT64_MAX));
@@ -289,7 +314,7 @@ int run(const Args &args)
 std::string help()
 {
   return std::string(
-             "usage: exstar bench dot|gemv|trsv|gemm|getrf --n N [options]\n\n"
+             "usage: exstar bench dot|nrm2|gemv|trsv|gemm|getrf --n N [options]\n\n"
              "Times the exact library call against the best plain-double implementation of the\n"
              "same operation the tool is linked with (BLAS and LAPACK: OpenBLAS on Debian, on as\n"
              "many threads as there are CPU workers, the same cores; the machine's cores when there\n"
@@ -298,6 +323,7 @@ std::string help()
              "dominant diagonal). Each contender runs once untimed first (warm-up), then R timed\n"
              "runs.\n"
              "  dot    exstar_ddot, n-vectors           vs BLAS ddot\n"
+             "  nrm2   exstar_dnrm2, n-vector            vs BLAS dnrm2\n"
              "  gemv   exstar_dgemv, n x n, y := A x    vs BLAS dgemv\n"
              "  trsv   exstar_dtrsv, lower n x n        vs BLAS dtrsv\n"
              "  gemm   exstar_dgemm, n x n, C := A B    vs BLAS dgemm\n"

@@ -643,7 +643,7 @@ case_mpi_defaults() {
 
 case_bench() {
   local op
-  for op in dot gemv trsv gemm getrf; do
+  for op in dot nrm2 gemv trsv gemm getrf; do
     run bench "$op" --n 24 --reps 1 --backend cpu
     [ "$RC" = 0 ] || fail "bench $op: exit $RC ($ERR)"
     # the exact call, then the baseline, last, with ratio 1: the vendor's BLAS or LAPACK call
