@@ -31,6 +31,8 @@ struct sums {
 };
 
 void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out);
+// The AVX-512 copy (kernels_cpu/wide_gemm_sums.cpp; fast_sums hands over to it at run time).
+void fast_sums_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out);
 
 } // namespace exstar_gemm
 #endif

@@ -1,0 +1,189 @@
+// core/gemm.h's fast sums over blocks of entries (kernels_cpu/gemm_sums.h): op(A) and op(B)
+// packed into panels, a register tile of MR x NR entries whose S and R take each term in the
+// order l = 0, 1, ... (every entry the same operations in the same order whatever the tile, so
+// the AVX2 copy and the AVX-512 copy, kernels_cpu/wide_gemm_sums.cpp, give the same S and R).
+#include "kernels_cpu/gemm_sums.h"
+#include "kernels_cpu/wide.h"
+#include "kernels_cpu/acc_cpu.h"
+#include "core/checked_round.h" /* exstar_bdd, exstar_pow2: what core/gemm.h builds on */
+#include "core/gemm.h"
+#include <math.h>
+#include <vector>
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
+namespace exstar_gemm {
+namespace {
+
+// The register tile: MR rows (one vector: 4 doubles in AVX2, 8 in the AVX-512 copy) x NR columns.
+#ifdef EXSTAR_CPU_WIDE
+constexpr int MR = 8, NR = 4;
+#else
+constexpr int MR = 4, NR = 4;
+#endif
+// Blocks: an MC x KC block of op(A) (256 KiB) stays in L2 while 4 x KC panels of op(B) (8 KiB)
+// stay in L1 across it.
+constexpr int64_t MC = 128, NC = 128, KC = 256;
+
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes).
+std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
+{
+  std::vector<int> e((size_t)m, EXSTAR_GEMM_EXP_ZERO);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], X.at(i, l));
+  return e;
+}
+
+// op(A) rows [i0, i0+mc) x terms [l0, l0+kc) as panels of MR rows, l-major inside a panel,
+// zero-padded; op(B) terms x columns [j0, j0+nc) as panels of NR columns.
+void pack_a(const view &A, int64_t m, int64_t i0, int64_t mc, int64_t l0, int64_t kc, double *ap)
+{
+  for (int64_t ir = 0; ir < mc; ir += MR)
+    for (int64_t l = 0; l < kc; ++l)
+      for (int r = 0; r < MR; ++r) {
+        const int64_t i = i0 + ir + r;
+        *ap++ = i < m ? A.at(i, l0 + l) : 0.0;
+      }
+}
+
+void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_t kc, double *bp)
+{
+  for (int64_t jr = 0; jr < nc; jr += NR)
+    for (int64_t l = 0; l < kc; ++l)
+      for (int c = 0; c < NR; ++c) {
+        const int64_t j = j0 + jr + c;
+        *bp++ = j < n ? B.at(l0 + l, j) : 0.0;
+      }
+}
+
+// The MR x NR tile's S, R += the fast sums of kc terms; s, r, g (sigma) are MR x NR, column c
+// at [c*MR].
+#if defined(EXSTAR_CPU_WIDE)
+static_assert(MR == 8 && NR == 4, "the AVX-512 tile is 8 x 4");
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
+{
+  __m512d s0 = _mm512_loadu_pd(s), s1 = _mm512_loadu_pd(s + 8), s2 = _mm512_loadu_pd(s + 16),
+          s3 = _mm512_loadu_pd(s + 24);
+  __m512d r0 = _mm512_loadu_pd(r), r1 = _mm512_loadu_pd(r + 8), r2 = _mm512_loadu_pd(r + 16),
+          r3 = _mm512_loadu_pd(r + 24);
+  const __m512d g0 = _mm512_loadu_pd(g), g1 = _mm512_loadu_pd(g + 8), g2 = _mm512_loadu_pd(g + 16),
+                g3 = _mm512_loadu_pd(g + 24);
+  for (int64_t l = 0; l < kc; ++l) {
+    const __m512d a = _mm512_loadu_pd(ap + l * MR);
+#define EXSTAR_GEMM_STEP(c)                                                                     \
+  {                                                                                             \
+    const __m512d b = _mm512_set1_pd(bp[l * NR + c]);                                           \
+    const __m512d q = _mm512_sub_pd(_mm512_fmadd_pd(a, b, g##c), g##c);                         \
+    s##c = _mm512_add_pd(s##c, q);                                                              \
+    r##c = _mm512_add_pd(r##c, _mm512_fmsub_pd(a, b, q));                                       \
+  }
+    EXSTAR_GEMM_STEP(0)
+    EXSTAR_GEMM_STEP(1)
+    EXSTAR_GEMM_STEP(2)
+    EXSTAR_GEMM_STEP(3)
+#undef EXSTAR_GEMM_STEP
+  }
+  _mm512_storeu_pd(s, s0), _mm512_storeu_pd(s + 8, s1), _mm512_storeu_pd(s + 16, s2), _mm512_storeu_pd(s + 24, s3);
+  _mm512_storeu_pd(r, r0), _mm512_storeu_pd(r + 8, r1), _mm512_storeu_pd(r + 16, r2), _mm512_storeu_pd(r + 24, r3);
+}
+#elif defined(__AVX2__) && defined(__FMA__)
+static_assert(MR == 4 && NR == 4, "the AVX2 tile is 4 x 4");
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
+{
+  __m256d s0 = _mm256_loadu_pd(s), s1 = _mm256_loadu_pd(s + 4), s2 = _mm256_loadu_pd(s + 8),
+          s3 = _mm256_loadu_pd(s + 12);
+  __m256d r0 = _mm256_loadu_pd(r), r1 = _mm256_loadu_pd(r + 4), r2 = _mm256_loadu_pd(r + 8),
+          r3 = _mm256_loadu_pd(r + 12);
+  const __m256d g0 = _mm256_loadu_pd(g), g1 = _mm256_loadu_pd(g + 4), g2 = _mm256_loadu_pd(g + 8),
+                g3 = _mm256_loadu_pd(g + 12);
+  for (int64_t l = 0; l < kc; ++l) {
+    const __m256d a = _mm256_loadu_pd(ap + l * MR);
+#define EXSTAR_GEMM_STEP(c)                                                                     \
+  {                                                                                             \
+    const __m256d b = _mm256_broadcast_sd(bp + l * NR + c);                                     \
+    const __m256d q = _mm256_sub_pd(_mm256_fmadd_pd(a, b, g##c), g##c);                         \
+    s##c = _mm256_add_pd(s##c, q);                                                              \
+    r##c = _mm256_add_pd(r##c, _mm256_fmsub_pd(a, b, q));                                       \
+  }
+    EXSTAR_GEMM_STEP(0)
+    EXSTAR_GEMM_STEP(1)
+    EXSTAR_GEMM_STEP(2)
+    EXSTAR_GEMM_STEP(3)
+#undef EXSTAR_GEMM_STEP
+  }
+  _mm256_storeu_pd(s, s0), _mm256_storeu_pd(s + 4, s1), _mm256_storeu_pd(s + 8, s2), _mm256_storeu_pd(s + 12, s3);
+  _mm256_storeu_pd(r, r0), _mm256_storeu_pd(r + 4, r1), _mm256_storeu_pd(r + 8, r2), _mm256_storeu_pd(r + 12, r3);
+}
+#else
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
+{
+  for (int64_t l = 0; l < kc; ++l)
+    for (int c = 0; c < NR; ++c)
+      for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], g[c * MR + q], &s[c * MR + q], &r[c * MR + q]);
+}
+#endif
+
+// One MR x NR tile at (i0, j0) of the sums: copied in and out around micro (edges included).
+void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const double *bp)
+{
+  double s[MR * NR], r[MR * NR], g[MR * NR];
+  for (int c = 0; c < NR; ++c)
+    for (int q = 0; q < MR; ++q) {
+      const int64_t i = i0 + q, j = j0 + c;
+      const bool in = i < out.m && j < out.n;
+      const size_t x = (size_t)(i + j * out.m);
+      s[c * MR + q] = in ? out.S[x] : 0.0;
+      r[c * MR + q] = in ? out.R[x] : 0.0;
+      g[c * MR + q] = in ? out.sigma[x] : 1.0;
+    }
+  micro(kc, ap, bp, s, r, g);
+  for (int c = 0; c < NR; ++c)
+    for (int q = 0; q < MR; ++q) {
+      const int64_t i = i0 + q, j = j0 + c;
+      if (i >= out.m || j >= out.n) continue;
+      const size_t x = (size_t)(i + j * out.m);
+      out.S[x] = s[c * MR + q];
+      out.R[x] = r[c * MR + q];
+    }
+}
+
+} // namespace
+
+#ifndef EXSTAR_CPU_WIDE
+double sums::bound(int64_t i, int64_t j) const { return exstar_gemm_bound(k, sigma[(size_t)(i + j * m)]); }
+#endif
+
+void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out)
+{
+#if defined(EXSTAR_CPU_HAVE_WIDE) && !defined(EXSTAR_CPU_WIDE)
+  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out);
+#endif
+  out.m = m, out.n = n, out.k = k;
+  const size_t mn = (size_t)(m * n);
+  out.S.assign(mn, 0.0), out.R.assign(mn, 0.0), out.sigma.assign(mn, 0.0);
+  const std::vector<int> ea = row_exps(m, k, A);
+  const view Bt{B.p, B.off, B.cs, B.rs}; // columns of op(B) as rows
+  const std::vector<int> eb = row_exps(n, k, Bt);
+  const int ep = exstar_gemm_count_exp(k);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
+  std::vector<double> ap((size_t)(MC * KC)), bp((size_t)(NC * KC));
+  for (int64_t jc = 0; jc < n; jc += NC) {
+    const int64_t nc = min64(NC, n - jc);
+    for (int64_t pc = 0; pc < k; pc += KC) {
+      const int64_t kc = min64(KC, k - pc);
+      pack_b(B, n, jc, (nc + NR - 1) / NR * NR, pc, kc, bp.data());
+      for (int64_t ic = 0; ic < m; ic += MC) {
+        const int64_t mc = min64(MC, m - ic);
+        pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap.data());
+        for (int64_t jr = 0; jr < nc; jr += NR)
+          for (int64_t ir = 0; ir < mc; ir += MR) tile(out, ic + ir, jc + jr, kc, ap.data() + ir * kc, bp.data() + jr * kc);
+      }
+    }
+  }
+}
+
+} // namespace exstar_gemm
