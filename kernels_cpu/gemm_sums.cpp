@@ -22,18 +22,31 @@ constexpr int MR = 8, NR = 4;
 #else
 constexpr int MR = 4, NR = 4;
 #endif
-// Blocks: an MC x KC block of op(A) (256 KiB) stays in L2 while 4 x KC panels of op(B) (8 KiB)
-// stay in L1 across it.
-constexpr int64_t MC = 128, NC = 128, KC = 256;
+// Blocks (GotoBLAS's): an MC x KC block of op(A) (256 KiB) stays in L2 while the KC x NR
+// panels of op(B) (8 KiB each) stream through L1; the KC x NC block of op(B) (up to 8 MiB) sits
+// in L3. NC is large so that each block of op(A) is packed once per KC step, not once per 128
+// columns (2-core EPYC, n = 2048: packing op(A) 16 times took a quarter of the time).
+constexpr int64_t MC = 128, NC = 4096, KC = 256;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 // Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes).
+// Column by column when the rows are adjacent in memory (rs == 1), so that memory is read in
+// order.
 std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
 {
   std::vector<int> e((size_t)m, EXSTAR_GEMM_EXP_ZERO);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], X.at(i, l));
+  if (X.rs == 1) {
+    for (int64_t l = 0; l < k; ++l) {
+      const double *col = X.p + X.off + l * X.cs;
+      for (int64_t i = 0; i < m; ++i) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], col[i]);
+    }
+    return e;
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    const double *row = X.p + X.off + i * X.rs;
+    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], row[l * X.cs]);
+  }
   return e;
 }
 
@@ -41,22 +54,33 @@ std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
 // zero-padded; op(B) terms x columns [j0, j0+nc) as panels of NR columns.
 void pack_a(const view &A, int64_t m, int64_t i0, int64_t mc, int64_t l0, int64_t kc, double *ap)
 {
-  for (int64_t ir = 0; ir < mc; ir += MR)
-    for (int64_t l = 0; l < kc; ++l)
-      for (int r = 0; r < MR; ++r) {
-        const int64_t i = i0 + ir + r;
-        *ap++ = i < m ? A.at(i, l0 + l) : 0.0;
-      }
+  for (int64_t ir = 0; ir < mc; ir += MR) {
+    const int64_t rows = min64(MR, m - (i0 + ir)); // the rest of the panel is zero
+    const double *base = A.p + A.off + (i0 + ir) * A.rs + l0 * A.cs;
+    for (int64_t l = 0; l < kc; ++l, ap += MR) {
+      const double *src = base + l * A.cs;
+      int r = 0;
+      if (A.rs == 1)
+        for (; r < rows; ++r) ap[r] = src[r];
+      else
+        for (; r < rows; ++r) ap[r] = src[r * A.rs];
+      for (; r < MR; ++r) ap[r] = 0.0;
+    }
+  }
 }
 
 void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_t kc, double *bp)
 {
-  for (int64_t jr = 0; jr < nc; jr += NR)
-    for (int64_t l = 0; l < kc; ++l)
-      for (int c = 0; c < NR; ++c) {
-        const int64_t j = j0 + jr + c;
-        *bp++ = j < n ? B.at(l0 + l, j) : 0.0;
-      }
+  for (int64_t jr = 0; jr < nc; jr += NR) {
+    const int64_t cols = min64(NR, n - (j0 + jr));
+    const double *base = B.p + B.off + l0 * B.rs + (j0 + jr) * B.cs;
+    for (int64_t l = 0; l < kc; ++l, bp += NR) {
+      const double *src = base + l * B.rs;
+      int c = 0;
+      for (; c < cols; ++c) bp[c] = src[c * B.cs];
+      for (; c < NR; ++c) bp[c] = 0.0;
+    }
+  }
 }
 
 // The MR x NR tile's S, R += the fast sums of kc terms; s, r, g (sigma) are MR x NR, column c
@@ -170,7 +194,8 @@ void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A,
   const int ep = exstar_gemm_count_exp(k);
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
-  std::vector<double> ap((size_t)(MC * KC)), bp((size_t)(NC * KC));
+  const int64_t ncmax = min64(NC, (n + NR - 1) / NR * NR);
+  std::vector<double> ap((size_t)(MC * KC)), bp((size_t)(ncmax * KC));
   for (int64_t jc = 0; jc < n; jc += NC) {
     const int64_t nc = min64(NC, n - jc);
     for (int64_t pc = 0; pc < k; pc += KC) {
