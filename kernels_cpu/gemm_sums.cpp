@@ -50,37 +50,35 @@ std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
   return e;
 }
 
-// op(A) rows [i0, i0+mc) x terms [l0, l0+kc) as panels of MR rows, l-major inside a panel,
-// zero-padded; op(B) terms x columns [j0, j0+nc) as panels of NR columns.
+// Panels of W lines (rows of op(A), or columns of op(B)) x kc terms, term-major inside a panel
+// and zero-padded past the last line: line t of the panel at `first` is first[t * ls], its term l
+// first[l * ts]; `lines` of them exist (the rest of the panel is zero).
+template <int W>
+void pack_panel(const double *first, int64_t ls, int64_t ts, int64_t lines, int64_t kc, double *dst)
+{
+  for (int64_t l = 0; l < kc; ++l, dst += W) {
+    const double *src = first + l * ts;
+    int t = 0;
+    if (ls == 1)
+      for (; t < lines; ++t) dst[t] = src[t];
+    else
+      for (; t < lines; ++t) dst[t] = src[t * ls];
+    for (; t < W; ++t) dst[t] = 0.0;
+  }
+}
+
+// op(A) rows [i0, i0+mc) x terms [l0, l0+kc) as panels of MR rows; op(B) terms x columns
+// [j0, j0+nc) as panels of NR columns.
 void pack_a(const view &A, int64_t m, int64_t i0, int64_t mc, int64_t l0, int64_t kc, double *ap)
 {
-  for (int64_t ir = 0; ir < mc; ir += MR) {
-    const int64_t rows = min64(MR, m - (i0 + ir)); // the rest of the panel is zero
-    const double *base = A.p + A.off + (i0 + ir) * A.rs + l0 * A.cs;
-    for (int64_t l = 0; l < kc; ++l, ap += MR) {
-      const double *src = base + l * A.cs;
-      int r = 0;
-      if (A.rs == 1)
-        for (; r < rows; ++r) ap[r] = src[r];
-      else
-        for (; r < rows; ++r) ap[r] = src[r * A.rs];
-      for (; r < MR; ++r) ap[r] = 0.0;
-    }
-  }
+  for (int64_t ir = 0; ir < mc; ir += MR, ap += MR * kc)
+    pack_panel<MR>(A.p + A.off + (i0 + ir) * A.rs + l0 * A.cs, A.rs, A.cs, min64(MR, m - (i0 + ir)), kc, ap);
 }
 
 void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_t kc, double *bp)
 {
-  for (int64_t jr = 0; jr < nc; jr += NR) {
-    const int64_t cols = min64(NR, n - (j0 + jr));
-    const double *base = B.p + B.off + l0 * B.rs + (j0 + jr) * B.cs;
-    for (int64_t l = 0; l < kc; ++l, bp += NR) {
-      const double *src = base + l * B.rs;
-      int c = 0;
-      for (; c < cols; ++c) bp[c] = src[c * B.cs];
-      for (; c < NR; ++c) bp[c] = 0.0;
-    }
-  }
+  for (int64_t jr = 0; jr < nc; jr += NR, bp += NR * kc)
+    pack_panel<NR>(B.p + B.off + l0 * B.rs + (j0 + jr) * B.cs, B.cs, B.rs, min64(NR, n - (j0 + jr)), kc, bp);
 }
 
 // The MR x NR tile's S, R += the fast sums of kc terms; s, r, g (sigma) are MR x NR, column c

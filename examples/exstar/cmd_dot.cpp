@@ -3,18 +3,11 @@
 #include "baseline.hpp"
 #include "memory.hpp"
 #include "mmio.hpp"
+#include "vector_scalar.hpp"
 
 namespace cli {
 
 namespace {
-
-std::vector<OptSpec> options()
-{
-  std::vector<OptSpec> o = runtime_options();
-  o.push_back({"--plain", false});
-  o.push_back({"--hex", false});
-  return o;
-}
 
 int run(const Args &args)
 {
@@ -56,6 +49,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_dot;
-const Command cmd_dot = {"dot", "exact dot product of two vectors", help, options, run, UnderMpi::rank0};
+const Command cmd_dot = {"dot", "exact dot product of two vectors", help, scalar_options, run, UnderMpi::rank0};
 
 } // namespace cli

@@ -1,8 +1,7 @@
 // exstar nrm2 X.mtx: RN(sqrt(x_1² + ... + x_n²)), the exact sum of the exact squares, its
 // square root rounded once (exstar_dnrm2).
 #include "cli.hpp"
-#include "memory.hpp"
-#include "mmio.hpp"
+#include "vector_scalar.hpp"
 #include <cmath>
 
 #ifdef EXSTAR_TOOL_HAVE_LAPACK
@@ -12,14 +11,6 @@ extern "C" double dnrm2_(const int *n, const double *x, const int *incx);
 namespace cli {
 
 namespace {
-
-std::vector<OptSpec> options()
-{
-  std::vector<OptSpec> o = runtime_options();
-  o.push_back({"--plain", false});
-  o.push_back({"--hex", false});
-  return o;
-}
 
 // The baseline: the BLAS dnrm2 the tool is linked with (scaled so that squares do not
 // overflow, but rounded at every step), else sqrt of a plain loop of squares.
@@ -36,23 +27,7 @@ double plain_nrm2(const std::vector<double> &x)
   return std::sqrt(s);
 }
 
-int run(const Args &args)
-{
-  args.expect_files(1, 1, "one vector file X.mtx");
-  Matrix x = read_vector(args.files()[0], [&](int64_t r, int64_t c) {
-    check_memory(args, matrix_words(r, c), entries_bytes(r, c), !args.has("--plain"));
-  });
-  double result = 0.0;
-  if (args.has("--plain")) {
-    note_plain("nrm2");
-    result = plain_nrm2(x.values);
-  } else {
-    Session session(args);
-    check(exstar_dnrm2(x.rows, x.values.data(), 1, &result));
-  }
-  print_scalar(result, args.has("--hex"));
-  return EXIT_OK;
-}
+int run(const Args &args) { return run_vector_scalar(args, "nrm2", plain_nrm2, exstar_dnrm2); }
 
 std::string help()
 {
@@ -74,6 +49,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_nrm2;
-const Command cmd_nrm2 = {"nrm2", "exact Euclidean norm of a vector", help, options, run, UnderMpi::rank0};
+const Command cmd_nrm2 = {"nrm2", "exact Euclidean norm of a vector", help, scalar_options, run, UnderMpi::rank0};
 
 } // namespace cli

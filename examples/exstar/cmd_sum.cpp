@@ -1,19 +1,10 @@
 // exstar sum X.mtx: RN(sum of the elements of X), exact then rounded once.
 #include "cli.hpp"
-#include "memory.hpp"
-#include "mmio.hpp"
+#include "vector_scalar.hpp"
 
 namespace cli {
 
 namespace {
-
-std::vector<OptSpec> options()
-{
-  std::vector<OptSpec> o = runtime_options();
-  o.push_back({"--plain", false});
-  o.push_back({"--hex", false});
-  return o;
-}
 
 // The baseline: a left-to-right loop in double, rounding after every addition.
 double plain_sum(const std::vector<double> &x)
@@ -23,23 +14,7 @@ double plain_sum(const std::vector<double> &x)
   return s;
 }
 
-int run(const Args &args)
-{
-  args.expect_files(1, 1, "one vector file X.mtx");
-  Matrix x = read_vector(args.files()[0], [&](int64_t r, int64_t c) {
-    check_memory(args, matrix_words(r, c), entries_bytes(r, c), !args.has("--plain"));
-  });
-  double result = 0.0;
-  if (args.has("--plain")) {
-    note_plain("sum");
-    result = plain_sum(x.values);
-  } else {
-    Session session(args);
-    check(exstar_dsum(x.rows, x.values.data(), 1, &result));
-  }
-  print_scalar(result, args.has("--hex"));
-  return EXIT_OK;
-}
+int run(const Args &args) { return run_vector_scalar(args, "sum", plain_sum, exstar_dsum); }
 
 std::string help()
 {
@@ -57,6 +32,6 @@ std::string help()
 } // namespace
 
 extern const Command cmd_sum;
-const Command cmd_sum = {"sum", "exact sum of a vector", help, options, run, UnderMpi::rank0};
+const Command cmd_sum = {"sum", "exact sum of a vector", help, scalar_options, run, UnderMpi::rank0};
 
 } // namespace cli
