@@ -14,6 +14,9 @@
  * exstar_cl_source. Returns 0, or EXSTAR_ERR_OPENCL with the reason written to msg. */
 int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len);
 void exstar_codelets_opencl_unload(void);
+/* The largest buffer every OpenCL worker's device can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+ * the smallest over them), known once the programs are loaded; 0 without OpenCL workers. */
+uint64_t exstar_codelets_opencl_max_alloc(void);
 
 /* OpenCL devices of any platform that are not CPUs (GPUs, accelerators); 0 in a build without
  * OpenCL or on any error. */

@@ -23,6 +23,7 @@ struct device_kernels {
 #endif
 };
 std::vector<device_kernels> per_device; // indexed by StarPU OpenCL devid
+uint64_t smallest_max_alloc = 0;        // over the OpenCL workers' devices; 0: none
 
 std::string kernel_name(cl_kernel k)
 {
@@ -76,6 +77,10 @@ int exstar_codelets_opencl_load(const char *dir, char *msg, size_t len)
     cl_device_id dev;
     starpu_opencl_get_context(devid, &ctx);
     starpu_opencl_get_device(devid, &dev);
+    cl_ulong max_alloc = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr) == CL_SUCCESS &&
+        (smallest_max_alloc == 0 || max_alloc < smallest_max_alloc))
+      smallest_max_alloc = max_alloc;
     cl_int e;
     const char *src = source;
     dk.program = clCreateProgramWithSource(ctx, 1, &src, nullptr, &e);
@@ -115,7 +120,10 @@ void exstar_codelets_opencl_unload(void)
     if (dk.program) clReleaseProgram(dk.program), dk.program = nullptr;
   }
   per_device.clear();
+  smallest_max_alloc = 0;
 }
+
+uint64_t exstar_codelets_opencl_max_alloc(void) { return smallest_max_alloc; }
 
 cl_kernel exstar_codelet_cl_kernel(const char *name, cl_command_queue *queue)
 {
@@ -149,6 +157,7 @@ void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char 
 }
 
 #else
+uint64_t exstar_codelets_opencl_max_alloc(void) { return 0; }
 int exstar_codelets_opencl_load(const char *, char *, size_t) { return 0; }
 void exstar_codelets_opencl_unload(void) {}
 #endif

@@ -103,9 +103,9 @@ int insert_output_block(const char *who, bool notrans, int64_t m, int64_t n, dou
     a.offx = exstar_rt::subvector_offset(lenx, offx, incx, k0, klen);
     a.incx = incx;
     a.offacc = 0;
-    ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, A, STARPU_R, x,
-                             alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
-                             "exstar_gemv_acc", 0);
+    ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_EXECUTE_WHERE,
+                             exstar_rt::where_for(A), STARPU_R, A, STARPU_R, x, alone ? STARPU_RW : STARPU_REDUX, accs,
+                             STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_gemv_acc", 0);
   }
   if (ret == 0) {
     exstar_gemv_finish_args f;
@@ -151,6 +151,7 @@ int exstar_dgemv_insert(char trans, int64_t m, int64_t n, double alpha, starpu_d
   if (int s = check_vec_operand(who, "x", x, lenx, offx, incx)) return s;
   if (int s = check_vec_operand(who, "y", y, leny, offy, incy)) return s;
   if (leny == 0) return EXSTAR_SUCCESS;
+  if (int s = exstar_rt::check_fits(who, "A", lenx > 0 ? A : nullptr)) return s;
   block_sizes(notrans, m, n, &mb, &nb);
   const int64_t oblk = notrans ? mb : nb, iblk = notrans ? nb : mb;
   for (int64_t o0 = 0; o0 < leny; o0 += oblk) {

@@ -24,6 +24,11 @@ int require_init(const char *who);
 int take_codelet_error();
 /* starpu_task_insert's return value as an exstar status. */
 int submit_status(int ret, const char *who);
+/* Where a task on handle h (and smaller ones) may run (STARPU_EXECUTE_WHERE): every kind of
+ * worker, OpenCL workers only when h fits in one buffer of their devices (runtime/fits.cpp). */
+unsigned where_for(starpu_data_handle_t h);
+/* EXSTAR_ERR_NO_WORKER, naming h, when h fits no OpenCL buffer and no CPU or CUDA worker runs. */
+int check_fits(const char *who, const char *name, starpu_data_handle_t h);
 /* Whether Level-3 entries go through the exact path only (exstar_set_exact_only). */
 int exact_only();
 /* exstar_dtrsm's body; check_diag false: a zero diagonal gives the IEEE quotient (getrs). */

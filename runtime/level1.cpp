@@ -281,9 +281,10 @@ int exstar_dlaswp(int64_t n, double *A, int64_t lda, int64_t k1, int64_t k2, con
     starpu_matrix_data_register(&ha, STARPU_MAIN_RAM, (uintptr_t)(A + p.begin * lda), (uint32_t)lda,
                                 (uint32_t)nrows, (uint32_t)p.len, sizeof(double));
     blocks.push_back(ha);
+    if ((s = exstar_rt::check_fits(who, "A", ha)) != EXSTAR_SUCCESS) break;
     exstar_laswp_args a = {p.len, 0, k1, k2, 0, incx};
-    int ret = starpu_task_insert(&exstar_laswp_cl, STARPU_RW, ha, STARPU_R, hp, STARPU_VALUE, &a, sizeof a,
-                                 STARPU_NAME, "exstar_laswp", 0);
+    int ret = starpu_task_insert(&exstar_laswp_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(ha), STARPU_RW, ha,
+                                 STARPU_R, hp, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_laswp", 0);
     if ((s = submit(ret, who)) != EXSTAR_SUCCESS) break;
   }
   for (starpu_data_handle_t h : blocks) starpu_data_unregister(h);

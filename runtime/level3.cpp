@@ -30,6 +30,7 @@ int exstar_rt::exact_only()
 
 namespace {
 using exstar_rt::exact_only;
+using exstar_rt::where_for;
 
 bool is_notrans(char t) { return t == 'N' || t == 'n'; }
 bool is_trans(char t) { return t == 'T' || t == 't' || t == 'C' || t == 'c'; }
@@ -142,6 +143,8 @@ static int insert_gemm_like(const char *who, starpu_codelet *cl, enum starpu_dat
                             int64_t jb, starpu_data_handle_t C, int64_t ic, int64_t jc, const uint32_t *gpu = nullptr,
                             unsigned len = 0)
 {
+  for (auto [name, h] : {std::pair<const char *, starpu_data_handle_t>{"A", A}, {"B", B}, {"C", C}})
+    if (int s = exstar_rt::check_fits(who, name, h)) return s;
   exstar_gemm_args a;
   std::memset(&a, 0, sizeof a);
   a.transa = is_notrans(transa) ? 'N' : 'T';
@@ -149,10 +152,11 @@ static int insert_gemm_like(const char *who, starpu_codelet *cl, enum starpu_dat
   a.m = m, a.n = n, a.k = k, a.alpha = alpha, a.beta = beta;
   a.ia = ia, a.ja = ja, a.ib = ib, a.jb = jb, a.ic = ic, a.jc = jc;
   a.exact_only = exact_only();
-  int ret = gpu ? starpu_task_insert(cl, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE, &a, sizeof a,
-                                     STARPU_TASK_WORKERIDS, len, gpu, STARPU_NAME, cl->name, 0)
-                : starpu_task_insert(cl, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
-                                     cl->name, 0);
+  const unsigned where = where_for(A) & where_for(B) & where_for(C);
+  int ret = gpu ? starpu_task_insert(cl, STARPU_EXECUTE_WHERE, where, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE,
+                                     &a, sizeof a, STARPU_TASK_WORKERIDS, len, gpu, STARPU_NAME, cl->name, 0)
+                : starpu_task_insert(cl, STARPU_EXECUTE_WHERE, where, STARPU_R, A, STARPU_R, B, cmode, C, STARPU_VALUE,
+                                     &a, sizeof a, STARPU_NAME, cl->name, 0);
   return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
@@ -275,8 +279,10 @@ static int insert_trsm(const char *who, char side, char uplo, char transa, char 
   a.diag = is_one_of(diag, "Nn") ? 'N' : 'U';
   a.m = m, a.n = n, a.alpha = alpha, a.it = it, a.jt = jt, a.ib = ib, a.jb = jb;
   a.exact_only = exact_only();
-  int ret = starpu_task_insert(&exstar_trsm_cl, STARPU_R, T, STARPU_RW, B, STARPU_VALUE, &a, sizeof a, STARPU_NAME,
-                               "exstar_trsm", 0);
+  if (int s = exstar_rt::check_fits(who, "T", T)) return s;
+  if (int s = exstar_rt::check_fits(who, "B", B)) return s;
+  int ret = starpu_task_insert(&exstar_trsm_cl, STARPU_EXECUTE_WHERE, where_for(T) & where_for(B), STARPU_R, T,
+                               STARPU_RW, B, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_trsm", 0);
   return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 

@@ -58,6 +58,7 @@ int check_insert(const char *who, char uplo, char trans, char diag, int64_t n, s
   if (int s = check_options(who, uplo, trans, diag, g)) return s;
   if (n < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n = %lld < 0", who, (long long)n);
   if (int s = exstar_rt::check_matrix_handle(who, "T", T, it, jt, n, n)) return s;
+  if (int s = exstar_rt::check_fits(who, "T", n > 0 ? T : nullptr)) return s;
   g->n = n;
   g->T = T;
   g->it = it;
@@ -97,7 +98,7 @@ int insert_tile(const char *who, const solve_geom &g, const block_row &b, int64_
   a.offx = offx;
   a.incx = incx;
   a.offacc = 0;
-  int ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_R, g.T, STARPU_R, xh,
+  int ret = starpu_task_insert(alone ? &exstar_gemv_acc_rw_cl : &exstar_gemv_acc_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T, STARPU_R, xh,
                                alone ? STARPU_RW : STARPU_REDUX, accs, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY,
                                priority, STARPU_NAME, "exstar_trsv_gemv_acc", 0);
   return exstar_rt::submit_status(ret, who);
@@ -189,10 +190,10 @@ int insert_solve_state(const char *who, const solve_geom &g, starpu_data_handle_
     a.blk.incx = incx;
     a.n = g.n, a.wit = g.it, a.wjt = g.jt, a.i0 = b.I0, a.offx = offx;
     a.has_state = step > 0;
-    const int ret = step > 0 ? starpu_task_insert(&exstar_trsv_state_diag_cl, STARPU_R, g.T, STARPU_R, st[step],
+    const int ret = step > 0 ? starpu_task_insert(&exstar_trsv_state_diag_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T, STARPU_R, st[step],
                                                   STARPU_RW, x, STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top,
                                                   STARPU_NAME, "exstar_trsv_state_diag", 0)
-                             : starpu_task_insert(&exstar_trsv_state_diag0_cl, STARPU_R, g.T, STARPU_RW, x, STARPU_VALUE,
+                             : starpu_task_insert(&exstar_trsv_state_diag0_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T, STARPU_RW, x, STARPU_VALUE,
                                                   &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
                                                   "exstar_trsv_state_diag", 0);
     s = exstar_rt::submit_status(ret, who);
@@ -212,7 +213,7 @@ int insert_solve_state(const char *who, const solve_geom &g, starpu_data_handle_
         t.m = b.len, t.n = l.len, t.ia = g.it + b.I0, t.ja = g.jt + l.I0;
       t.offx = 0, t.incx = 1;
       t.init = step == 0;
-      const int ret2 = starpu_task_insert(t.init ? &exstar_gemv_state_w_cl : &exstar_gemv_state_cl, STARPU_R, g.T,
+      const int ret2 = starpu_task_insert(t.init ? &exstar_gemv_state_w_cl : &exstar_gemv_state_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T,
                                           STARPU_R, xb, t.init ? STARPU_W : STARPU_RW, st[later], STARPU_VALUE, &t,
                                           sizeof t, STARPU_PRIORITY, later == step + 1 ? top : 0, STARPU_NAME,
                                           "exstar_trsv_gemv_state", 0);
@@ -248,7 +249,7 @@ int insert_solve(const char *who, const solve_geom &g, starpu_data_handle_t x, i
     exstar_trsv_block_args a = block_args(g, b);
     a.offx = subvector_offset(g.n, offx, incx, b.I0, b.len);
     a.incx = incx;
-    const int ret = starpu_task_insert(&exstar_trsv_diag_cl, STARPU_R, g.T, STARPU_R, accs[step], STARPU_RW, x,
+    const int ret = starpu_task_insert(&exstar_trsv_diag_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T, STARPU_R, accs[step], STARPU_RW, x,
                                        STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, top, STARPU_NAME,
                                        "exstar_trsv_diag", 0);
     s = exstar_rt::submit_status(ret, who);
@@ -275,7 +276,7 @@ int insert_residual(const char *who, const solve_geom &g, starpu_data_handle_t x
     int s = insert_block_row(who, g, b, x, offx, incx, [&](starpu_data_handle_t accs, exstar_trsv_block_args &a) {
       a.offb = a.offr = b.I0; // the workspaces are contiguous
       a.incb = a.incr = 1;
-      return starpu_task_insert(&exstar_trsv_resid_cl, STARPU_R, g.T, STARPU_R, accs, STARPU_R, x, STARPU_R, bh,
+      return starpu_task_insert(&exstar_trsv_resid_cl, STARPU_EXECUTE_WHERE, exstar_rt::where_for(g.T), STARPU_R, g.T, STARPU_R, accs, STARPU_R, x, STARPU_R, bh,
                                 STARPU_RW, r, STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_trsv_resid", 0);
     });
     if (s) return s;
@@ -334,7 +335,8 @@ int blocking(const char *who, char uplo, char trans, char diag, int64_t n, const
   starpu_vector_data_register(&hx, STARPU_MAIN_RAM, (uintptr_t)x, (uint32_t)exstar_rt::vector_span(n, incx),
                               sizeof(double));
   g.n = n, g.T = hT, g.it = 0, g.jt = 0, g.nb = n < default_nb() ? n : default_nb();
-  int s = insert_refined(who, g, hx, 0, incx, steps);
+  int s = exstar_rt::check_fits(who, "T", hT);
+  if (s == EXSTAR_SUCCESS) s = insert_refined(who, g, hx, 0, incx, steps);
   starpu_data_unregister(hx);
   starpu_data_unregister(hT);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();

@@ -428,3 +428,60 @@ TEST_CASE("calls after exstar_shutdown, or after the caller's starpu_shutdown, g
   CHECK(exstar_dsum(2, x, 1, &r) == EXSTAR_SUCCESS);
   CHECK(r == 3);
 }
+
+// ---- handles larger than an OpenCL device's largest buffer (run with POCL_MEMORY_LIMIT=1) -------
+
+namespace {
+
+// exstar_init with these back ends (2 CPU workers when CPU is among them); false when the
+// machine lacks one of them.
+bool start(unsigned backends)
+{
+  exstar_config cfg;
+  exstar_config_default(&cfg);
+  cfg.backends = backends;
+  cfg.require = 1;
+  if (backends & EXSTAR_BACKEND_CPU) cfg.ncpus = 2;
+  return exstar_init(&cfg) == EXSTAR_SUCCESS;
+}
+
+} // namespace
+
+TEST_CASE("operands larger than the OpenCL devices' largest buffer run on the other workers, or are refused",
+          "[.opencl_buffer]")
+{
+  if (!start(EXSTAR_BACKEND_OPENCL)) {
+    WARN("SKIP: no OpenCL worker here");
+    std::exit(77);
+  }
+  exstar_shutdown();
+  const int64_t n = 6000; // 288 MB: beyond PoCL's 256 MB largest buffer under POCL_MEMORY_LIMIT=1
+  Rng rng(41);
+  const std::vector<double> A = gen_uniform((int)(n * n), rng), x = gen_uniform((int)n, rng);
+  // the reference bits: CPU workers alone
+  std::vector<double> y_cpu(n, 0.0), C_cpu((size_t)(n * n), 0.0), B_cpu = A;
+  const double t[4] = {2.0, 0.5, 0.0, 4.0}; // 2 x 2 upper triangle for trsm side R
+  REQUIRE(start(EXSTAR_BACKEND_CPU));
+  REQUIRE(exstar_dgemv('N', n, n, 1.0, A.data(), n, x.data(), 1, 0.0, y_cpu.data(), 1) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_dgemm('N', 'N', n, n, 1, 1.0, x.data(), n, x.data(), 1, 0.0, C_cpu.data(), n) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_dtrsm('R', 'U', 'N', 'N', n * n / 2, 2, 1.0, t, 2, B_cpu.data(), n * n / 2) == EXSTAR_SUCCESS);
+  exstar_shutdown();
+  // CPU and OpenCL workers: the big tasks avoid the OpenCL worker (no StarPU abort), same bits
+  REQUIRE(start(EXSTAR_BACKEND_CPU | EXSTAR_BACKEND_OPENCL));
+  std::vector<double> y(n, 0.0), C((size_t)(n * n), 0.0), B = A;
+  REQUIRE(exstar_dgemv('N', n, n, 1.0, A.data(), n, x.data(), 1, 0.0, y.data(), 1) == EXSTAR_SUCCESS);
+  CHECK(y == y_cpu);
+  REQUIRE(exstar_dgemm('N', 'N', n, n, 1, 1.0, x.data(), n, x.data(), 1, 0.0, C.data(), n) == EXSTAR_SUCCESS);
+  CHECK(C == C_cpu);
+  REQUIRE(exstar_dtrsm('R', 'U', 'N', 'N', n * n / 2, 2, 1.0, t, 2, B.data(), n * n / 2) == EXSTAR_SUCCESS);
+  CHECK(B == B_cpu);
+  exstar_shutdown();
+  // OpenCL workers alone: one clear error, nothing submitted
+  REQUIRE(start(EXSTAR_BACKEND_OPENCL));
+  CHECK(exstar_dgemv('N', n, n, 1.0, A.data(), n, x.data(), 1, 0.0, y.data(), 1) == EXSTAR_ERR_NO_WORKER);
+  CHECK(says("exstar_dgemv_insert: A (288 MB) is larger than the largest buffer of the OpenCL devices"));
+  int64_t info = -1;
+  CHECK(exstar_dtrsv('U', 'N', 'N', n, A.data(), n, y.data(), 1, &info) == EXSTAR_ERR_NO_WORKER);
+  CHECK(says("T (288 MB) is larger than the largest buffer"));
+  exstar_shutdown();
+}
