@@ -7,6 +7,7 @@
 // states through the Level-3 fast sums (core/gemm.h); only the group's own terms are added one
 // by one. Where a bound declines, the entry is computed from all its terms exactly.
 #include "kernels_cpu/lu_tiled.h"
+#include "kernels_cpu/tiled_entries.h"
 #include "kernels_cpu/gemm_sums.h"
 #include "kernels_cpu/acc_cpu.h"
 #include "core/checked_round.h"
@@ -15,6 +16,9 @@
 #include <vector>
 
 using exstar_gemm::view;
+using exstar_tiled::exact_sum;
+using exstar_tiled::checked_sum;
+using exstar_tiled::state_update;
 
 namespace {
 
@@ -52,45 +56,6 @@ struct left_l {
     return v.lc[tk][(s - tk * v.nb) + (k - tk * v.nb) * v.ldlc[tk]];
   }
 };
-
-// The definition's exact value RN(a − Σ_{k<kend} l(k)·u(k)), a and every −l·u an exact term.
-template <class L, class U>
-double exact_sum(double a, int64_t kend, const L &l, const U &u)
-{
-  exstar_i64 acc[EXSTAR_ACC_WORDS] = {};
-  double fpe[EXSTAR_FPE_N];
-  exstar_fpe_zero(fpe);
-  int flags = exstar_sum_step_cpu(acc, fpe, a);
-  for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_cpu(acc, fpe, -l(k), u(k));
-  exstar_acc_flush_fpe_cpu(acc, fpe);
-  exstar_acc_add_flags_cpu(acc, flags);
-  return exstar_acc_round_private(acc);
-}
-
-// d (the state with the terms k < k0) plus the terms k in [k0, kend), rounded when the bound
-// proves it; 0 when it declines.
-template <class L, class U>
-int checked_sum(exstar_bdd d, int64_t k0, int64_t kend, const L &l, const U &u, double *y)
-{
-  int ok = 1;
-  for (int64_t k = k0; k < kend; ++k) ok &= exstar_bdd_add_product(&d, -l(k), u(k));
-  return ok & exstar_bdd_round_ok(&d, y);
-}
-
-// st(i, j) −= Σ_l A(i, l)·B(l, j) through the fast sums, for an m x n block of states (a view's
-// element (i, j) is st[i*srs + j*scs]).
-void state_update(int64_t m, int64_t n, int64_t k, const view &A, const view &B, exstar_bdd *st, int64_t srs,
-                  int64_t scs)
-{
-  if (m <= 0 || n <= 0 || k <= 0) return;
-  exstar_gemm::sums f;
-  exstar_gemm::fast_sums(m, n, k, A, B, f);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
-      const size_t x = (size_t)(i + j * m);
-      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], f.bound(i, j), -1.0);
-    }
-}
 
 template <class T>
 void swap_vals(T &x, T &y)

@@ -33,6 +33,7 @@ const char *exstar_status_name(int status)
   case EXSTAR_ERR_NOMEM: return "out of memory";
   case EXSTAR_ERR_SINGULAR: return "singular";
   case EXSTAR_ERR_NONFINITE: return "non-finite result";
+  case EXSTAR_ERR_NOT_POSDEF: return "not positive definite";
   default: return "unknown status";
   }
 }

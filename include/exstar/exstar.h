@@ -61,7 +61,8 @@ typedef enum exstar_status {
   EXSTAR_ERR_CUDA = -6,       /**< a CUDA call failed */
   EXSTAR_ERR_NOMEM = -7,      /**< allocation failed */
   EXSTAR_ERR_SINGULAR = -8,   /**< informational: a zero pivot / zero diagonal was met */
-  EXSTAR_ERR_NONFINITE = -9   /**< informational: a result holds NaN or ±inf (LU of such input) */
+  EXSTAR_ERR_NONFINITE = -9,  /**< informational: a result holds NaN or ±inf (LU of such input) */
+  EXSTAR_ERR_NOT_POSDEF = -10 /**< informational: potrf's exact test found the matrix not positive definite (info > 0) */
 } exstar_status;
 
 /** Message of the last failed call in this thread ("" when none). */

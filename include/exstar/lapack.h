@@ -1,5 +1,5 @@
 /** @file
- * exstar — LAPACK-style drivers: getrf, getrs, gesv, batches.
+ * exstar — LAPACK-style drivers: getrf, getrs, gesv, batches; potrf, potrs, posv.
  * Included by exstar.h; see there for the conventions (RN, strides, errors).
  *
  * ==== getrf: the definition =====================================================================
@@ -119,6 +119,57 @@ int exstar_dgetrs(char trans, int64_t n, int64_t nrhs, const double *LU, int64_t
  * *info > 0 (singular): B is left unchanged and EXSTAR_ERR_SINGULAR returned (LAPACK dgesv);
  * EXSTAR_ERR_NONFINITE: as exstar_dgetrf, B is solved anyway. */
 int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
+                 int refine_steps, int64_t *info);
+
+/* ---- potrf, potrs, posv: Cholesky ---------------------------------------------------------------- */
+/** Cholesky factorization A = L·Lᵀ (uplo 'L') or A = Uᵀ·U (uplo 'U') of the symmetric n x n
+ * matrix whose uplo triangle A holds (column-major, lda >= max(1,n); the other strict triangle
+ * is neither read nor written, as LAPACK's dpotrf). The definition, left-looking, for column
+ * j = 0 .. n-1 of L (uplo 'U': row j of U, u(j,i) = l(i,j), read from the upper triangle):
+ * ~~~
+ *   s      := a(j,j) − Σ_{k<j} l(j,k)²                       exact (every −l·l an exact term)
+ *   l(j,j) := RN(sqrt(s))                                    one rounding of the exact root
+ *   l(i,j) := RN( RN(a(i,j) − Σ_{k<j} l(i,k)·l(j,k)) / l(j,j) )   i > j: one rounding of the
+ *             exact sum, then one IEEE division
+ * ~~~
+ * so every entry is the same bits on every back end, scheduler, worker count and tile size.
+ * The exact test of definiteness: *info := j+1 for the FIRST j whose l(j,j) is not a positive
+ * number — the exact s is <= 0 or NaN (LAPACK's test, decided on the exact value, not on
+ * rounding noise), or s > 0 so tiny that its root rounds to 0 — and the call returns
+ * EXSTAR_ERR_NOT_POSDEF: A is then not positive definite by the definition's exact test (or
+ * numerically singular at the bottom of the double range). The columns after j are still the
+ * definition's values (NaN or ±inf from that root): do not use them (LAPACK leaves them
+ * unspecified). EXSTAR_ERR_NONFINITE when info == 0 and L holds NaN or ±inf (NaN or inf input,
+ * or overflow). Each s is summed exactly, so a square that overflows a double never spoils it.
+ *
+ * The tiled graph (exstar_dpotrf: tiles of 128; exstar_dpotrf_tiled: nb, 0 for the default):
+ * per block column K, a panel task on a CPU worker runs the chain above on the column (each
+ * off-diagonal sum rounded from its tile's GEMM-accumulate state plus the panel's own terms
+ * where the state's bound proves it, else exactly from all its terms; every root from the exact
+ * value), then one Level-3 state update per block column to the right, state(J) −= L(J.., K)·
+ * L(J, K)ᵀ, on any worker (CPU, CUDA, OpenCL). Needs a CPU worker (EXSTAR_ERR_NO_WORKER
+ * otherwise). uplo 'U' factors a transposed copy of the upper triangle (n² doubles more). */
+int exstar_dpotrf(char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
+int exstar_dpotrf_tiled(char uplo, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb);
+/** Solves A·X = B with the factor of exstar_dpotrf (uplo as given to it) for the nrhs columns of
+ * B (ldb >= max(1,n)): two exact triangular solves, each column bit for bit exstar_dtrsv's,
+ * ~~~
+ *   uplo 'L': X := L⁻ᵀ (L⁻¹ B)      exstar_dtrsm('L','L','N','N'), then ('L','L','T','N')
+ *   uplo 'U': X := U⁻¹ (U⁻ᵀ B)      exstar_dtrsm('L','U','T','N'), then ('L','U','N','N')
+ * ~~~
+ * The diagonal is not checked (a zero gives the IEEE quotient): check potrf's info first. */
+int exstar_dpotrs(char uplo, int64_t n, int64_t nrhs, const double *A, int64_t lda, double *B, int64_t ldb);
+/** A·X = B for symmetric positive definite A: exstar_dpotrf on A (its uplo triangle overwritten
+ * by the factor), then, when *info == 0, exstar_dpotrs on B, then refine_steps >= 0 steps of
+ * iterative refinement on all columns, b and A their entry values (A the full symmetric matrix
+ * of the uplo triangle):
+ * ~~~
+ *   R := RN(B − A·X)   exact gemm, one rounding per entry;
+ *   D := potrs(R);     X := RN(X + D) (exact axpy, one rounding per entry).
+ * ~~~
+ * *info > 0: B is left unchanged and EXSTAR_ERR_NOT_POSDEF returned (LAPACK dposv);
+ * EXSTAR_ERR_NONFINITE: B is solved anyway, as exstar_dgesv does. */
+int exstar_dposv(char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda, double *B, int64_t ldb,
                  int refine_steps, int64_t *info);
 
 /* ---- the plain-double baseline (NOT exact, NOT reproducible) ------------------------------------ */

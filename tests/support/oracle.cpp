@@ -46,6 +46,23 @@ double round_to_double(mpfr_srcptr v)
     return mpfr_get_d(t.get(), MPFR_RNDN);
 }
 
+// RN(sqrt(v)) of an exact MPFR value, one rounding: mpfr_sqrt to 53 bits with MPFR's wide
+// exponent range, then the double range and subnormals from its ternary value (IEEE: a negative
+// v or NaN gives NaN, +inf +inf, a zero keeps its sign).
+double sqrt_to_double(mpfr_srcptr v)
+{
+    if (mpfr_nan_p(v))
+        return std::numeric_limits<double>::quiet_NaN();
+    MpfrValue root(53);
+    int inex = mpfr_sqrt(root.get(), v, MPFR_RNDN);
+    if (!mpfr_regular_p(root.get()))
+        return mpfr_get_d(root.get(), MPFR_RNDN);
+    DoubleExponentRange range;
+    inex = mpfr_check_range(root.get(), inex, MPFR_RNDN);
+    inex = mpfr_subnormalize(root.get(), inex, MPFR_RNDN);
+    return mpfr_get_d(root.get(), MPFR_RNDN);
+}
+
 // RN(x / a) with one rounding, computed directly in the double exponent range.
 double div_round(double x, double a)
 {
@@ -92,6 +109,14 @@ public:
         count_ = 1;
     }
     double round() const { return count_ == 0 ? +0.0 : round_to_double(acc_.get()); }
+    // RN(sqrt(exact sum)): the IEEE root of the exact value (a negative value or NaN gives
+    // NaN, +inf +inf, a zero keeps its sign), rounded once to double.
+    double round_sqrt() const
+    {
+        if (count_ == 0)
+            return +0.0;
+        return sqrt_to_double(acc_.get());
+    }
 
 private:
     void add_term()
@@ -161,16 +186,7 @@ double ref_nrm2(const std::vector<double>& x)
         require_exact(mpfr_sqr(term.get(), term.get(), MPFR_RNDN), "sqr");
         require_exact(mpfr_add(sum.get(), sum.get(), term.get(), MPFR_RNDN), "add");
     }
-    if (mpfr_nan_p(sum.get()))
-        return std::numeric_limits<double>::quiet_NaN();
-    MpfrValue root(53);
-    int inex = mpfr_sqrt(root.get(), sum.get(), MPFR_RNDN); // +inf -> +inf; +0 -> +0
-    if (!mpfr_regular_p(root.get()))
-        return mpfr_get_d(root.get(), MPFR_RNDN);
-    DoubleExponentRange range;
-    inex = mpfr_check_range(root.get(), inex, MPFR_RNDN);
-    inex = mpfr_subnormalize(root.get(), inex, MPFR_RNDN);
-    return mpfr_get_d(root.get(), MPFR_RNDN);
+    return sqrt_to_double(sum.get()); // +inf -> +inf; +0 -> +0
 }
 
 double ref_scal(double a, double x)
@@ -350,6 +366,32 @@ int ref_getrf(int m, int n, std::vector<double>& A, int lda, std::vector<int>& i
         }
         for (int i = j + 1; i < m; ++i)
             at(i, j) = div_round(at(i, j), ujj);
+    }
+    return info;
+}
+
+int ref_potrf(int n, std::vector<double>& A, int lda)
+{
+    require(n >= 0 && lda >= (n > 1 ? n : 1), "potrf: bad n or lda");
+    require(n == 0 || A.size() >= static_cast<std::size_t>(lda) * (n - 1) + n, "potrf: A too small");
+    auto at = [&](int r, int c) -> double& { return A[r + static_cast<long>(c) * lda]; };
+    int info = 0;
+    for (int j = 0; j < n; ++j) {
+        ExactSum d(kDotPrec);
+        d.add(at(j, j));
+        for (int k = 0; k < j; ++k)
+            d.sub_product(at(j, k), at(j, k));
+        const double ljj = d.round_sqrt();
+        if (!(ljj > 0.0) && info == 0)
+            info = j + 1;
+        for (int i = j + 1; i < n; ++i) {
+            ExactSum s(kDotPrec);
+            s.add(at(i, j));
+            for (int k = 0; k < j; ++k)
+                s.sub_product(at(i, k), at(j, k));
+            at(i, j) = div_round(s.round(), ljj);
+        }
+        at(j, j) = ljj;
     }
     return info;
 }

@@ -89,4 +89,13 @@ std::vector<double> ref_trsv_alpha(char uplo, char trans, char diag, int n, cons
 // ipiv is resized to min(m,n) (1-based, as LAPACK). Returns info (0 = success).
 int ref_getrf(int m, int n, std::vector<double>& A, int lda, std::vector<int>& ipiv);
 
+// Cholesky A = L·Lᵀ, lapack.h row "potrf", in place on the lower triangle of the column-major
+// n x n matrix A (lda >= max(1,n)); the strictly upper triangle is neither read nor written.
+// For column j = 0..n-1:
+//   l(j,j) := RN(sqrt(a(j,j) - sum_{k<j} l(j,k)^2))     (the exact value's root, one rounding)
+//   l(i,j) := RN(RN(a(i,j) - sum_{k<j} l(i,k) l(j,k)) / l(j,j))   for i > j.
+// Returns info: the first j+1 whose l(j,j) is not > 0 (NaN, a zero, the root of a negative), 0
+// if none; the columns after it are still computed by the same formulas (NaN, inf).
+int ref_potrf(int n, std::vector<double>& A, int lda);
+
 } // namespace exstar_test

@@ -1,0 +1,337 @@
+// The exact Cholesky (exstar_dpotrf, exstar_dpotrf_tiled, exstar_dpotrs, exstar_dposv) against the
+// MPFR oracle of its definition (ref_potrf, ref_trsv): every entry of the factor and info bit for
+// bit, for both triangles, every tile edge, scheduler and worker count, the fast and exact paths;
+// matrices random SPD, exactly ill-conditioned (cond beyond 1e40), exactly singular and barely
+// indefinite (the exact test must decide them), wide exponent ranges, subnormals, NaN and inf.
+#include <catch2/catch.hpp>
+#include "tests/cases.hpp"
+#include "tests/exstar_env.hpp"
+#include <exstar/exstar.h>
+#include <cmath>
+#include <string>
+
+using namespace exstar_test;
+
+namespace {
+
+// A symmetric matrix given by its full column-major n x n contents, stored with lda = n + 3 and
+// NaN in the padding (never read).
+struct problem {
+  std::string name;
+  int n, lda;
+  std::vector<double> A;
+};
+
+problem make(std::string name, int n, const std::vector<double> &full)
+{
+  const int lda = n + 3;
+  problem p{std::move(name), n, lda, std::vector<double>((size_t)lda * std::max(n, 1), std::nan(""))};
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) p.A[i + (size_t)j * lda] = full[i + (size_t)j * n];
+  return p;
+}
+
+// A = L·Lᵀ for a unit lower L with small integer entries: every entry of A is an integer below
+// 2^53, so A is exactly SPD with exactly that factor, and its condition grows like the square of
+// L's (beyond 1e40 for large entries). shift is added to a(k, k): −1 makes the k-th exact pivot
+// value 0, a bit more negative makes A indefinite, a bit less keeps it definite when k is the
+// last column (an earlier pivot shifted so also changes the Schur complement after it).
+std::vector<double> from_factor(int n, int range, Rng &rng, int k = -1, double shift = 0.0)
+{
+  std::vector<double> L((size_t)n * n, 0.0), A((size_t)n * n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    L[j + (size_t)j * n] = 1.0;
+    for (int i = j + 1; i < n; ++i) L[i + (size_t)j * n] = (double)(int)rand_below(rng, 2 * range + 1) - range;
+  }
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      double s = 0.0; // integers: every product and partial sum exact
+      for (int q = 0; q <= std::min(i, j); ++q) s += L[i + (size_t)q * n] * L[j + (size_t)q * n];
+      A[i + (size_t)j * n] = s;
+    }
+  if (k >= 0) A[k + (size_t)k * n] += shift;
+  return A;
+}
+
+// B·Bᵀ + n·I in double (symmetric: each entry computed once, mirrored), a random SPD matrix.
+std::vector<double> random_spd(int n, Rng &rng)
+{
+  const std::vector<double> B = gen_uniform(n * n, rng);
+  std::vector<double> A((size_t)n * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      double s = i == j ? (double)n : 0.0;
+      for (int q = 0; q < n; ++q) s += B[i + (size_t)q * n] * B[j + (size_t)q * n];
+      A[i + (size_t)j * n] = A[j + (size_t)i * n] = s;
+    }
+  return A;
+}
+
+// D·A·D with D = diag(2^e_i), e_i uniform in [emin, emax]: exact scaling while nothing becomes
+// subnormal, so definiteness is kept; below that the matrix is whatever the rounding made it.
+std::vector<double> scaled(int n, std::vector<double> A, int emin, int emax, Rng &rng)
+{
+  std::vector<int> e((size_t)n);
+  for (int &x : e) x = emin + (int)rand_below(rng, (uint64_t)(emax - emin + 1));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) A[i + (size_t)j * n] = std::ldexp(std::ldexp(A[i + (size_t)j * n], e[i]), e[j]);
+  return A;
+}
+
+std::vector<problem> problems()
+{
+  Rng rng(20261127);
+  std::vector<problem> ps;
+  ps.push_back(make("random SPD 40", 40, random_spd(40, rng)));
+  ps.push_back(make("exact factor, cond ~1e12", 30, from_factor(30, 3, rng)));
+  ps.push_back(make("exact factor, cond > 1e40", 33, from_factor(33, 60, rng)));
+  ps.push_back(make("exactly singular at 17", 30, from_factor(30, 2, rng, 17, -1.0)));
+  // the last pivot: a shift of an earlier one would also change the Schur complement after it
+  ps.push_back(make("barely indefinite at 24", 25, from_factor(25, 2, rng, 24, -1.0 - 0x1p-30)));
+  ps.push_back(make("barely definite at 24", 25, from_factor(25, 2, rng, 24, -1.0 + 0x1p-30)));
+  ps.push_back(make("wide exponents 31", 31, scaled(31, random_spd(31, rng), -250, 250, rng)));
+  ps.push_back(make("subnormal range 20", 20, scaled(20, random_spd(20, rng), -545, -520, rng)));
+  ps.push_back(make("huge, squares overflow 20", 20, scaled(20, random_spd(20, rng), 480, 500, rng)));
+  {
+    std::vector<double> A = random_spd(24, rng);
+    A[5 + 11 * 24] = A[11 + 5 * 24] = std::nan("");
+    ps.push_back(make("NaN 24", 24, A));
+  }
+  {
+    std::vector<double> A = random_spd(24, rng);
+    A[14 + 14 * 24] = INFINITY;
+    ps.push_back(make("inf on the diagonal 24", 24, A));
+  }
+  {
+    std::vector<double> A = random_spd(16, rng);
+    A[3 + 3 * 16] = -1.0;
+    ps.push_back(make("negative diagonal 16", 16, A));
+  }
+  return ps;
+}
+
+const std::vector<problem> &all()
+{
+  static const std::vector<problem> ps = problems();
+  return ps;
+}
+
+struct factor {
+  std::vector<double> A;
+  int64_t info = -1;
+  int status = 0;
+};
+
+factor reference(const problem &p)
+{
+  factor f{p.A};
+  f.info = ref_potrf(p.n, f.A, p.lda);
+  return f;
+}
+
+// nb < 0: exstar_dpotrf (the default tile edge); uplo 'U' reads and writes the upper triangle,
+// compared after transposing back.
+factor run(const problem &p, int64_t nb, char uplo = 'L')
+{
+  factor f{p.A};
+  if (uplo == 'U') // the same matrix, its upper triangle: the strictly lower one holds junk
+    for (int j = 0; j < p.n; ++j)
+      for (int i = j + 1; i < p.n; ++i) f.A[i + (size_t)j * p.lda] = -7.25;
+  f.status = nb < 0 ? exstar_dpotrf(uplo, p.n, f.A.data(), p.lda, &f.info)
+                    : exstar_dpotrf_tiled(uplo, p.n, f.A.data(), p.lda, &f.info, nb);
+  for (int j = 0; j < p.n; ++j)
+    for (int i = j + 1; i < p.n; ++i) {
+      double &lower = f.A[i + (size_t)j * p.lda], &upper = f.A[j + (size_t)i * p.lda];
+      if (uplo == 'U') { // the other triangle untouched; then the factor transposed into it
+        REQUIRE(lower == -7.25);
+        lower = upper;
+      } else {
+        REQUIRE(same_bits(upper, p.A[j + (size_t)i * p.lda]));
+      }
+    }
+  return f;
+}
+
+int expected_status(const factor &want)
+{
+  if (want.info > 0) return EXSTAR_ERR_NOT_POSDEF;
+  return EXSTAR_SUCCESS; // overridden below where L holds NaN or inf
+}
+
+void require_same(const problem &p, const factor &got, const factor &want, const std::string &what)
+{
+  INFO(p.name << ", " << what << ": " << exstar_last_error());
+  REQUIRE(got.info == want.info);
+  bool nonfinite = false;
+  int64_t bad = 0, first = -1;
+  for (int j = 0; j < p.n; ++j)
+    for (int i = j; i < p.n; ++i) {
+      const double w = want.A[i + (size_t)j * p.lda];
+      nonfinite = nonfinite || !std::isfinite(w);
+      if (!same_bits(got.A[i + (size_t)j * p.lda], w)) {
+        if (first < 0) first = i + (int64_t)j * p.n;
+        ++bad;
+      }
+    }
+  INFO("differing entries " << bad << ", first at (" << first % std::max(p.n, 1) << ", " << first / std::max(p.n, 1) << ")");
+  REQUIRE(bad == 0);
+  const int status = want.info == 0 && nonfinite ? EXSTAR_ERR_NONFINITE : expected_status(want);
+  REQUIRE(got.status == status);
+}
+
+} // namespace
+
+TEST_CASE("potrf: every entry and info is the MPFR definition's, for every tile edge", "[potrf]")
+{
+  session s("prio");
+  for (const problem &p : all()) {
+    const factor want = reference(p);
+    for (int64_t nb : {1, 7, 16, 32, 64, 1000}) {
+      if (nb == 1 && p.n > 30) continue; // one tile per entry: thousands of tasks
+      require_same(p, run(p, nb), want, "nb " + std::to_string(nb));
+    }
+    require_same(p, run(p, -1), want, "exstar_dpotrf");
+  }
+}
+
+TEST_CASE("potrf: the exact test decides definiteness on the exact pivots", "[potrf]")
+{
+  session s("prio");
+  CHECK(reference(all()[3]).info == 18); // s = 0 exactly at column 17
+  CHECK(reference(all()[4]).info == 25); // s = −2^-30 at column 24
+  CHECK(reference(all()[5]).info == 0);  // s = +2^-30 at column 24: l(24,24) = 2^-15
+  for (int k : {3, 4, 5}) REQUIRE(run(all()[k], 8).info == reference(all()[k]).info);
+  // an exactly known factor comes back exactly: L's entries are small integers, A = L·Lᵀ
+  const problem &p = all()[2];
+  const factor got = run(p, 8);
+  REQUIRE(got.info == 0);
+  for (int j = 0; j < p.n; ++j) REQUIRE(got.A[j + (size_t)j * p.lda] == 1.0);
+}
+
+TEST_CASE("potrf uplo 'U' is the transpose of uplo 'L', the other triangle untouched", "[potrf]")
+{
+  session s("eager");
+  for (const problem &p : all()) {
+    const factor want = reference(p);
+    for (int64_t nb : {5, 32}) require_same(p, run(p, nb, 'U'), want, "uplo U, nb " + std::to_string(nb));
+  }
+}
+
+TEST_CASE("potrf under every scheduler and worker count, fast and exact paths", "[potrf][sched]")
+{
+  const problem &p = all()[0];
+  const factor want = reference(p);
+  const std::vector<int> counts = (test_backends() & EXSTAR_BACKEND_CPU) ? std::vector<int>{1, 2} : std::vector<int>{-1};
+  for (size_t si = 0; si < schedulers().size(); ++si) {
+    session s(schedulers()[si].c_str(), counts[si % counts.size()]);
+    for (int exact : {0, 1}) {
+      exstar_set_exact_only(exact);
+      require_same(p, run(p, 7 + 4 * exact), want, "scheduler " + schedulers()[si] + (exact ? ", exact only" : ""));
+    }
+    exstar_set_exact_only(0);
+  }
+}
+
+TEST_CASE("potrf on a larger matrix: the same bits for every tile edge", "[potrf][large]")
+{
+  session s("prio");
+  Rng rng(99);
+  const problem p = make("random SPD 300, wide", 300, scaled(300, random_spd(300, rng), -40, 40, rng));
+  const factor want = run(p, 300); // one tile: the panel kernel alone
+  REQUIRE(want.info == 0);
+  for (int64_t nb : {32, 64, 128}) require_same(p, run(p, nb), want, "nb " + std::to_string(nb));
+  require_same(p, want, reference(p), "oracle");
+}
+
+TEST_CASE("potrs and posv: each column is the two exact triangular solves", "[potrf][solve]")
+{
+  session s("prio");
+  Rng rng(7);
+  const int nrhs = 3;
+  for (int which : {0, 2}) { // random SPD, cond > 1e40
+    const problem &p = all()[(size_t)which];
+    const int m = p.n;
+    const std::vector<double> B = gen_uniform(m * nrhs, rng);
+    factor f = run(p, 16);
+    REQUIRE(f.info == 0);
+    for (char uplo : {'L', 'U'}) {
+      std::vector<double> F = f.A; // uplo 'U': U = Lᵀ above the diagonal, NaN below (not read)
+      if (uplo == 'U')
+        for (int j = 0; j < m; ++j)
+          for (int i = j + 1; i < m; ++i)
+            F[j + (size_t)i * p.lda] = f.A[i + (size_t)j * p.lda], F[i + (size_t)j * p.lda] = std::nan("");
+      std::vector<double> X = B;
+      REQUIRE(exstar_dpotrs(uplo, m, nrhs, F.data(), p.lda, X.data(), m) == EXSTAR_SUCCESS);
+      std::vector<double> want = B;
+      for (int c = 0; c < nrhs; ++c) {
+        std::vector<double> b(B.begin() + c * m, B.begin() + (c + 1) * m);
+        b = ref_trsv('L', 'N', 'N', m, f.A, p.lda, b);
+        b = ref_trsv('L', 'T', 'N', m, f.A, p.lda, b);
+        std::copy(b.begin(), b.end(), want.begin() + c * m);
+      }
+      for (size_t q = 0; q < want.size(); ++q) REQUIRE(same_bits(X[q], want[q]));
+      // posv without refinement: potrf then potrs
+      std::vector<double> A2 = p.A, X2 = B; // the full symmetric matrix: either triangle
+      int64_t info = -1;
+      REQUIRE(exstar_dposv(uplo, m, nrhs, A2.data(), p.lda, X2.data(), m, 0, &info) == EXSTAR_SUCCESS);
+      REQUIRE(info == 0);
+      for (size_t q = 0; q < want.size(); ++q) REQUIRE(same_bits(X2[q], want[q]));
+    }
+  }
+}
+
+TEST_CASE("posv with refinement: the exact residual, the solve, the exact update", "[potrf][solve]")
+{
+  session s("prio");
+  Rng rng(8);
+  const problem &p = all()[2]; // cond > 1e40: refinement changes the bits
+  const int m = p.n, nrhs = 2;
+  const std::vector<double> B = gen_uniform(m * nrhs, rng);
+  std::vector<double> A = p.A, X = B;
+  int64_t info = -1;
+  REQUIRE(exstar_dposv('L', m, nrhs, A.data(), p.lda, X.data(), m, 2, &info) == EXSTAR_SUCCESS);
+  const factor f = reference(p);
+  std::vector<double> full((size_t)m * m);
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i) full[i + (size_t)j * m] = p.A[(i >= j ? i + (size_t)j * p.lda : j + (size_t)i * p.lda)];
+  auto solve = [&](std::vector<double> b) {
+    b = ref_trsv('L', 'N', 'N', m, f.A, p.lda, b);
+    return ref_trsv('L', 'T', 'N', m, f.A, p.lda, b);
+  };
+  for (int c = 0; c < nrhs; ++c) {
+    const std::vector<double> b(B.begin() + c * m, B.begin() + (c + 1) * m);
+    std::vector<double> x = solve(b);
+    for (int step = 0; step < 2; ++step) {
+      const std::vector<double> r = ref_gemv('N', m, m, -1.0, full, m, x, 1.0, b, GemvAlpha::per_term);
+      const std::vector<double> d = solve(r);
+      for (int i = 0; i < m; ++i) x[(size_t)i] = ref_axpy(1.0, d[(size_t)i], x[(size_t)i]);
+    }
+    for (int i = 0; i < m; ++i) REQUIRE(same_bits(X[(size_t)(i + c * m)], x[(size_t)i]));
+  }
+}
+
+TEST_CASE("potrf, potrs, posv: bad arguments are errors before any work", "[potrf][errors]")
+{
+  session s("eager");
+  std::vector<double> A(16, 1.0), B(4, 1.0);
+  int64_t info = 0;
+  CHECK(exstar_dpotrf('X', 4, A.data(), 4, &info) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrf('L', -1, A.data(), 4, &info) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrf('L', 4, A.data(), 3, &info) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrf('L', 4, nullptr, 4, &info) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrf('L', 4, A.data(), 4, nullptr) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrf_tiled('L', 4, A.data(), 4, &info, -2) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dpotrs('L', 4, 1, A.data(), 4, B.data(), 3) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dposv('L', 4, 1, A.data(), 4, B.data(), 4, -1, &info) == EXSTAR_ERR_ARG);
+  CHECK(std::string(exstar_last_error()).find("refine_steps") != std::string::npos);
+  info = 5;
+  CHECK(exstar_dpotrf('L', 0, nullptr, 1, &info) == EXSTAR_SUCCESS);
+  CHECK(info == 0);
+  // posv on a matrix that is not positive definite: B unchanged, LAPACK's info
+  const problem &p = all()[3];
+  std::vector<double> A2 = p.A, X(p.n, 2.0);
+  CHECK(exstar_dposv('L', p.n, 1, A2.data(), p.lda, X.data(), p.n, 0, &info) == EXSTAR_ERR_NOT_POSDEF);
+  CHECK(info == 18);
+  for (double x : X) CHECK(x == 2.0);
+  CHECK(std::string(exstar_status_name(EXSTAR_ERR_NOT_POSDEF)) == "not positive definite");
+}
