@@ -8,6 +8,8 @@
 /* The buffers of a task: tiles of the matrix, their states, the panel's pivots, the column
  * copies of L (lc) and the row orders (perm) of exstar_tile_view (block column J of each). */
 enum { EXSTAR_LU_TILE = 0, EXSTAR_LU_STATE = 1, EXSTAR_LU_IPIV = 2, EXSTAR_LU_LCOL = 3, EXSTAR_LU_PERM = 4 };
+/* One tile's own state handle (I, J) (the Cholesky's states: a handle a tile, not a block column). */
+enum { EXSTAR_LU_TILE_STATE = 5 };
 struct exstar_lu_tiled_buf {
   int32_t I, J, kind;
 };

@@ -39,6 +39,9 @@ inline void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view 
         t.st[(size_t)(I + b[q].J * h->mt)] = col + I * h->nb;
         t.ldst[(size_t)(I + b[q].J * h->mt)] = ld;
       }
+    } else if (b[q].kind == EXSTAR_LU_TILE_STATE) {
+      t.st[x] = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
+      t.ldst[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
     } else if (b[q].kind == EXSTAR_LU_LCOL) {
       t.lc[(size_t)b[q].J] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
       t.ldlc[(size_t)b[q].J] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);

@@ -1,9 +1,9 @@
-// The tiled exact Cholesky's CPU panel: the left-looking chain of its definition on one block
-// column. As the LU's panel (kernels_cpu/lu_tiled.cpp), the columns go by groups of kGroup:
-// before a group, the terms of the panel's columns already done enter the states of the group's
-// columns at Level-3 speed, and each entry adds only the group's own terms. There is no pivot,
-// so no row ever moves: the rows of L left of the panel are read from the column copies at their
-// own index.
+// The tiled exact Cholesky's CPU panel: the left-looking chain of its definition on (a band of
+// rows of) one block column. As the LU's panel (kernels_cpu/lu_tiled.cpp), the columns go by
+// groups of kGroup: before a group, the terms of the panel's columns already done enter the
+// states of the group's columns at Level-3 speed, and each entry adds only the group's own
+// terms. There is no pivot, so no row ever moves, and the rows below the diagonal tile depend
+// only on it: a band of them is a task of its own.
 #include "kernels_cpu/potrf_tiled.h"
 #include "kernels_cpu/tiled_entries.h"
 #include "core/sqrt.h"
@@ -34,72 +34,86 @@ double exact_root(double a, int64_t kend, const L &l)
   return exstar_acc_round_sqrt_private(acc, work);
 }
 
-// The panel gathered: rows [c0, n) x columns [c0, c1) of the tiles and their states.
+// The panel's rows gathered, column-major: local rows [0, w) are the diagonal tile's (global
+// c0 + q), rows [w, rows) the band's (global r0 + q − w); columns [c0, c1).
 struct panel {
   const exstar_tile_view &v;
-  int64_t c0, c1, rows;
+  int64_t c0, c1, w, r0, rows;
   std::vector<double> P;
   std::vector<exstar_bdd> S;
-  double &a(int64_t i, int64_t j) { return P[(size_t)((i - c0) + (j - c0) * rows)]; }
-  exstar_bdd &s(int64_t i, int64_t j) { return S[(size_t)((i - c0) + (j - c0) * rows)]; }
-  // Entry (i, j) of the tiles (r >= c0, c in the panel) and of its state.
+  int64_t global(int64_t q) const { return q < w ? c0 + q : r0 + (q - w); }
+  double &a(int64_t q, int64_t j) { return P[(size_t)(q + (j - c0) * rows)]; }
+  exstar_bdd &s(int64_t q, int64_t j) { return S[(size_t)(q + (j - c0) * rows)]; }
+  int64_t tile_of(int64_t r, int64_t c) const { return r / v.nb + (c / v.nb) * v.mt; }
   double &tile(int64_t r, int64_t c) const
   {
-    const int64_t t = r / v.nb + (c / v.nb) * v.mt;
+    const int64_t t = tile_of(r, c);
     return v.a[t][(r % v.nb) + (c % v.nb) * v.lda[t]];
   }
   exstar_bdd tile_state(int64_t r, int64_t c) const
   {
-    const int64_t t = r / v.nb + (c / v.nb) * v.mt;
+    const int64_t t = tile_of(r, c);
     return *(const exstar_bdd *)&v.st[t][(r % v.nb) + (c % v.nb) * v.ldst[t]];
   }
-  // L(r, k) for k left of the panel, from the column copy of its block column.
+  // L(r, k) for k left of the panel: from the column copy of its block column, or its tile.
   double left(int64_t r, int64_t k) const
   {
     const int64_t L = k / v.nb;
-    return v.lc[L][(r - L * v.nb) + (k - L * v.nb) * v.ldlc[L]];
+    if (v.lc) return v.lc[L][(r - L * v.nb) + (k - L * v.nb) * v.ldlc[L]];
+    return tile(r, k);
   }
-  // L(r, k) for any k < c1: left of the panel, or in it.
-  double l(int64_t r, int64_t k) { return k < c0 ? left(r, k) : a(r, k); }
+  // L of local row q at column k < c1: left of the panel, or in it.
+  double l(int64_t q, int64_t k) { return k < c0 ? left(global(q), k) : a(q, k); }
 };
 
 } // namespace
 
-int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int32_t *fail, int exact_only)
+int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
+                               int exact_only)
 {
-  const int64_t n = v->n;
-  panel p{*v, K * v->nb, min64(n, K * v->nb + v->nb), n - K * v->nb, {}, {}};
-  const int64_t c0 = p.c0, w = p.c1 - c0;
-  p.P.resize((size_t)(p.rows * w));
+  const int64_t n = v->n, nb = v->nb;
+  const bool diag = I0 == K; // the roots and the diagonal tile are computed here, else read
+  const int64_t c0 = K * nb, c1 = min64(n, c0 + nb), w = c1 - c0;
+  const int64_t r0 = (diag ? K + 1 : I0) * nb, r1 = min64(n, I1 * nb);
+  panel p{*v, c0, c1, w, r0, w + (r1 > r0 ? r1 - r0 : 0), {}, {}};
+  p.P.assign((size_t)(p.rows * w), 0.0);
   p.S.resize(p.P.size());
-  for (int64_t j = c0; j < p.c1; ++j)
-    for (int64_t i = j; i < n; ++i) p.a(i, j) = p.tile(i, j), p.s(i, j) = p.tile_state(i, j);
+  for (int64_t j = c0; j < c1; ++j)
+    for (int64_t q = j - c0; q < p.rows; ++q) {
+      p.a(q, j) = p.tile(p.global(q), j);
+      if (diag || q >= w) p.s(q, j) = p.tile_state(p.global(q), j);
+    }
   int64_t repaired = 0;
-  for (int64_t g0 = c0; g0 < p.c1; g0 += kGroup) {
-    const int64_t g1 = min64(p.c1, g0 + kGroup);
-    // the group's columns, rows >= g0, take the terms of the panel's columns [c0, g0):
-    // st(i, j) −= Σ_k L(i, k)·L(j, k)
-    state_update(n - g0, g1 - g0, g0 - c0, view{p.P.data(), g0 - c0, 1, p.rows},
-                 view{p.P.data(), g0 - c0, p.rows, 1}, &p.s(g0, g0), 1, p.rows);
+  for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
+    const int64_t g1 = min64(c1, g0 + kGroup), q0 = diag ? g0 - c0 : w; // the rows that take terms
+    // the group's columns take the terms of the panel's columns [c0, g0): st(q, j) −= Σ_k
+    // L(q, k)·L(j, k), the rows of L(j, .) being the diagonal tile's local rows [g0 − c0, g1 − c0)
+    state_update(p.rows - q0, g1 - g0, g0 - c0, view{p.P.data(), q0, 1, p.rows},
+                 view{p.P.data(), g0 - c0, p.rows, 1}, &p.s(q0, g0), 1, p.rows);
     for (int64_t j = g0; j < g1; ++j) {
-      const double ljj = exact_root(p.a(j, j), j, [&](int64_t k) { return p.l(j, k); });
-      fail[j - c0] = ljj > 0.0 ? 0 : 1;
-      p.a(j, j) = ljj;
-      for (int64_t i = j + 1; i < n; ++i) {
+      const int64_t qj = j - c0;
+      if (diag) {
+        const double root = exact_root(p.a(qj, j), j, [&](int64_t k) { return p.l(qj, k); });
+        fail[qj] = root > 0.0 ? 0 : 1;
+        p.a(qj, j) = root;
+      }
+      const double ljj = p.a(qj, j);
+      for (int64_t q = diag ? qj + 1 : w; q < p.rows; ++q) {
         double y;
-        if (exact_only || !checked_sum(p.s(i, j), g0, j, [&](int64_t k) { return p.a(i, k); },
-                                       [&](int64_t k) { return p.a(j, k); }, &y)) {
+        if (exact_only || !checked_sum(p.s(q, j), g0, j, [&](int64_t k) { return p.a(q, k); },
+                                       [&](int64_t k) { return p.a(qj, k); }, &y)) {
           ++repaired;
-          y = exact_sum(p.a(i, j), j, [&](int64_t k) { return p.l(i, k); }, [&](int64_t k) { return p.l(j, k); });
+          y = exact_sum(p.a(q, j), j, [&](int64_t k) { return p.l(q, k); }, [&](int64_t k) { return p.l(qj, k); });
         }
-        p.a(i, j) = y / ljj;
+        p.a(q, j) = y / ljj;
       }
     }
   }
-  for (int64_t j = c0; j < p.c1; ++j)
-    for (int64_t i = j; i < n; ++i) p.tile(i, j) = p.a(i, j);
-  if (v->lc && v->lc[K]) // the column copy the updates and the later panels read
-    for (int64_t j = c0; j < p.c1; ++j)
-      for (int64_t i = c0; i < n; ++i) v->lc[K][(i - c0) + (j - c0) * v->ldlc[K]] = i >= j ? p.a(i, j) : 0.0;
+  for (int64_t j = c0; j < c1; ++j) // the lower triangle of the diagonal tile (diag), the band
+    for (int64_t q = diag ? j - c0 : w; q < p.rows; ++q) p.tile(p.global(q), j) = p.a(q, j);
+  if (diag && v->lc && v->lc[K]) // the column copy, for views that read L from copies
+    for (int64_t j = c0; j < c1; ++j)
+      for (int64_t q = 0; q < p.rows; ++q)
+        v->lc[K][(p.global(q) - c0) + (j - c0) * v->ldlc[K]] = p.global(q) >= j ? p.a(q, j) : 0.0;
   return repaired;
 }

@@ -10,16 +10,22 @@
 extern "C" {
 #endif
 
-/* The panel of block column K: for each column j of it, in order,
- *   l(j,j) := RN(sqrt(a(j,j) − Σ_{k<j} l(j,k)²))           (always from the exact value),
- *   l(i,j) := RN(RN(a(i,j) − Σ_{k<j} l(i,k)·l(j,k)) / l(j,j))  for i > j,
+/* Block column K of L, rows of the tiles [I0, I1) (I0 >= K): for each column j of the panel, in
+ * order,
+ *   l(j,j) := RN(sqrt(a(j,j) − Σ_{k<j} l(j,k)²))           (I0 == K: always the exact value's root)
+ *   l(i,j) := RN(RN(a(i,j) − Σ_{k<j} l(i,k)·l(j,k)) / l(j,j))  for i > j in those rows,
  * the sum rounded from the entry's state plus the panel's own terms when the bound proves it,
- * else from the exact sum of all its terms. Needs the tiles (I >= K, K) and their states, the
- * column copies lc[0..K-1] (block column L of the factors, rows [L nb, n), row r at r − L nb),
- * and writes lc[K]. fail[j − K nb] := 1 where l(j,j) is not a positive number (the exact value
- * under the root is <= 0 or NaN, or its root rounds to zero), else 0. Only the lower triangle of
- * the diagonal tile is written. Returns the number of entries computed by the exact path. */
-int64_t exstar_cpu_potrf_panel(const struct exstar_tile_view *v, int64_t K, int32_t *fail, int exact_only);
+ * else from the exact sum of all its terms. I0 > K: the diagonal tile (K, K) is already final
+ * and only read (the rows below it are independent of each other: tasks of row tiles run
+ * concurrently). Needs the tiles (I, K) for I in [I0, I1) and (K, K), the states of those tiles
+ * (a state per tile or per block column), and L left of the panel for the exact path: the column
+ * copies lc[0..K-1] (rows [L nb, n) of block column L, row r at r − L nb) when the view has them,
+ * else the tiles (I, 0..K-1) and (K, 0..K-1). With I0 == K: fail[j − K nb] := 1 where l(j,j) is
+ * not a positive number (the exact value under the root is <= 0 or NaN, or its root rounds to
+ * zero), else 0, and lc[K] is written when the view has it. Only the lower triangle of the
+ * diagonal tile is written. Returns the number of entries computed by the exact path. */
+int64_t exstar_cpu_potrf_panel(const struct exstar_tile_view *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
+                               int exact_only);
 
 #ifdef __cplusplus
 }
