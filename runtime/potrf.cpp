@@ -28,8 +28,6 @@ using exstar_rt::tiled_desc;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-constexpr int64_t kDefaultTile = 128; // the panel runs on a CPU worker: its cost grows with nb²
-
 // One process: StarPU's own insertion (the Cholesky tasks are not placed on GPUs by hand).
 struct local_submit {
   template <class... A>
@@ -220,7 +218,7 @@ int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t
   if (n == 0) return EXSTAR_SUCCESS;
   if (starpu_cpu_worker_get_count() == 0)
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the Cholesky panel needs a CPU worker (none is running)", who);
-  if (nb == 0) nb = kDefaultTile;
+  if (nb == 0) nb = exstar_default_tile(n, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
   return u == 'L' ? potrf_lower(who, n, A, lda, nb, info) : potrf_upper(who, n, A, lda, nb, info);
 }

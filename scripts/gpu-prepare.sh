@@ -8,7 +8,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/.gpu}
 cd "$root"
 [ -f build-gpu/starpu/lib/pkgconfig/starpu-1.3.pc ] || bash scripts/build-starpu-cuda.sh
-PKG_CONFIG_PATH=$root/build-gpu/starpu/lib/pkgconfig cmake -S . -B build-gpu/exstar -DCMAKE_BUILD_TYPE=Release
+# pkg_check_modules keeps what it found in the cache: a configure that once ran without this
+# PKG_CONFIG_PATH found Debian's CPU-only StarPU, and every later one reused it (the bundle then
+# ran a build compiled for one StarPU on the other: every runtime test crashed, 2026-11-27). So
+# the StarPU lookups are dropped from the cache and done again each time, and the result checked.
+PKG_CONFIG_PATH=$root/build-gpu/starpu/lib/pkgconfig cmake -S . -B build-gpu/exstar -DCMAKE_BUILD_TYPE=Release \
+  -U 'EXSTAR_STARPU*' -U '__pkg_config_checked_EXSTAR_STARPU*' -U 'pkgcfg_lib_EXSTAR_STARPU*'
+prefix=$(sed -n 's/^EXSTAR_STARPU_PREFIX:INTERNAL=//p' build-gpu/exstar/CMakeCache.txt)
+if [ "$prefix" != "$root/build-gpu/starpu" ]; then
+  echo "gpu-prepare: build-gpu/exstar found StarPU in '$prefix', not $root/build-gpu/starpu" >&2
+  exit 1
+fi
 cmake --build build-gpu/exstar -j "$(nproc)"
 rm -rf "$dir/build" && mkdir -p "$dir/build"
 (cd build-gpu/exstar &&

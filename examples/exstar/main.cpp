@@ -13,12 +13,13 @@
 
 namespace cli {
 
-extern const Command cmd_sum, cmd_dot, cmd_nrm2, cmd_gen, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm, cmd_getrf, cmd_gesv, cmd_bench;
+extern const Command cmd_sum, cmd_dot, cmd_nrm2, cmd_gen, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm, cmd_getrf, cmd_gesv,
+    cmd_potrf, cmd_posv, cmd_bench;
 
 const std::vector<Command> &commands()
 {
   static const std::vector<Command> all = {cmd_sum, cmd_dot, cmd_nrm2, cmd_gemv, cmd_trsv, cmd_gemm, cmd_trsm,
-                                           cmd_getrf, cmd_gesv, cmd_gen, cmd_bench};
+                                           cmd_getrf, cmd_gesv, cmd_potrf, cmd_posv, cmd_gen, cmd_bench};
   return all;
 }
 

@@ -142,15 +142,19 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
  * unspecified). EXSTAR_ERR_NONFINITE when info == 0 and L holds NaN or ±inf (NaN or inf input,
  * or overflow). Each s is summed exactly, so a square that overflows a double never spoils it.
  *
- * The tiled graph (exstar_dpotrf: tiles of 128; exstar_dpotrf_tiled: nb, 0 for the default):
- * per block column K, a panel task on a CPU worker runs the chain above on the column (each
- * off-diagonal sum rounded from its tile's GEMM-accumulate state plus the panel's own terms
- * where the state's bound proves it, else exactly from all its terms; every root from the exact
- * value), then one Level-3 state update per block column to the right, state(J) −= L(J.., K)·
- * L(J, K)ᵀ, on any worker (CPU, CUDA, OpenCL). Needs a CPU worker (EXSTAR_ERR_NO_WORKER
- * otherwise). uplo 'U' factors a transposed copy of the upper triangle (n² doubles more). */
+ * The tiled graph (exstar_dpotrf: tiles of exstar_default_tile; exstar_dpotrf_tiled: nb, 0 for
+ * the default), Chameleon's tiled Cholesky with a GEMM-accumulate state per lower tile: per
+ * block column K, a task on the diagonal tile runs the chain above on it (every root from the
+ * exact value), then a task per tile below it (concurrently: each off-diagonal sum rounded from
+ * the tile's state plus the panel's own terms where the state's bound proves it, else exactly
+ * from all its terms), then state(I, J) −= L(I, K)·L(J, K)ᵀ for the trailing lower tiles, the
+ * Level-3 state codelet on any worker (CPU, CUDA, OpenCL). The diagonal and panel tasks need a
+ * CPU worker (EXSTAR_ERR_NO_WORKER otherwise). uplo 'U' factors a transposed copy of the upper
+ * triangle (n² doubles more). */
+///@{
 int exstar_dpotrf(char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
 int exstar_dpotrf_tiled(char uplo, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb);
+///@}
 /** Solves A·X = B with the factor of exstar_dpotrf (uplo as given to it) for the nrhs columns of
  * B (ldb >= max(1,n)): two exact triangular solves, each column bit for bit exstar_dtrsv's,
  * ~~~

@@ -967,6 +967,45 @@ case_memory() {
   done
 }
 
+# potrf and posv: an SPD matrix whose Cholesky factor is exact in binary (L = [2 . .; 1 2 .; 0 .5 2],
+# A = L L^T), read from a symmetric coordinate file (its lower triangle); the exact test of
+# definiteness; the same bits on every worker mix.
+case_potrf() {
+  { echo "%%MatrixMarket matrix coordinate real symmetric"; echo "3 3 5"
+    echo "1 1 4"; echo "2 1 2"; echo "2 2 5"; echo "3 2 1"; echo "3 3 4.25"; } > A.mtx
+  expect "" potrf A.mtx -o L.mtx
+  [ "$(body L.mtx)" = "2 1 0 0 2 0.5 0 0 2" ] || fail "potrf: $(cat L.mtx)"
+  expect "" potrf --uplo U --nb 1 A.mtx -o U.mtx
+  [ "$(body U.mtx)" = "2 0 0 1 2 0 0 0.5 2" ] || fail "potrf --uplo U: $(cat U.mtx)"
+  # a general file: only the triangle asked for is read (a NaN in the other one is ignored)
+  mat G.mtx 3 3  4 2 0  nan 5 1  7 nan 4.25
+  expect "" potrf G.mtx -o L2.mtx
+  cmp -s L.mtx L2.mtx || fail "potrf of the lower triangle of a general file differs"
+  expect_error 1 "G.mtx: entry (1,2) is nan: potrf needs finite input" potrf --uplo U G.mtx -o U2.mtx
+  # not positive definite by the exact test: the last pivot is exactly 0, or 2^-60 (definite)
+  { echo "%%MatrixMarket matrix coordinate real symmetric"; echo "3 3 5"
+    echo "1 1 4"; echo "2 1 2"; echo "2 2 5"; echo "3 2 1"; echo "3 3 0.25"; } > S.mtx
+  expect_error 3 "not positive definite: the exact value under the root of L(3,3) is <= 0" potrf S.mtx -o LS.mtx
+  [ ! -e LS.mtx ] || fail "potrf of a matrix that is not positive definite wrote its output"
+  { echo "%%MatrixMarket matrix coordinate real symmetric"; echo "3 3 5"
+    echo "1 1 4"; echo "2 1 2"; echo "2 2 5"; echo "3 2 1"; echo "3 3 0x1.0000000000001p-2"; } > T.mtx
+  expect "" potrf T.mtx -o LT.mtx
+  expect_error 2 "--uplo takes L or U" potrf --uplo X A.mtx -o L3.mtx
+  # posv: A x = b with x = (1, -1, 2): b = A x
+  vec b.mtx 2 -1 7.5
+  local mode first=""
+  for mode in "" "--refine 2" "--uplo U" "--backend cpu --ncpus 1 --sched ws" "--backend cpu --ncpus 2 --sched dmda" \
+              "--backend all --sched random"; do
+    # shellcheck disable=SC2086
+    run_or_skip posv $mode A.mtx b.mtx -o X.mtx
+    [ "$RC" = 0 ] || fail "posv $mode: exit $RC ($ERR)"
+    [ "$(body X.mtx)" = "1 -1 2" ] || fail "posv $mode: $(cat X.mtx)"
+    echo "ok: posv $mode"
+  done
+  expect_error 3 "posv: the matrix is not positive definite" posv S.mtx b.mtx -o Y.mtx
+  [ ! -e Y.mtx ] || fail "posv of a matrix that is not positive definite wrote its output"
+}
+
 case "$CASE" in
   sched) case_sched ;;
   sum_dot) case_sum_dot ;;
@@ -996,6 +1035,7 @@ case "$CASE" in
   mpi_rank0) case_mpi_rank0 ;;
   mpi_defaults) case_mpi_defaults ;;
   nrm2) case_nrm2 ;;
+  potrf) case_potrf ;;
   progress) case_progress ;;
   outputs) case_outputs ;;
   output_signals) case_output_signals ;;
