@@ -1,5 +1,5 @@
 /// @file
-/// exstar C++ API, LAPACK-style drivers (getrf, getrs, gesv, batches): a thin layer over
+/// exstar C++ API, LAPACK-style drivers (getrf, getrs, gesv, batches; potrf, potrs, posv): a thin layer over
 /// lapack.h, whose definitions apply. Errors become exstar::error; a singular matrix (info > 0)
 /// and non-finite factors are results, not errors: they come back in lu_status.
 #ifndef EXSTAR_LAPACK_HPP
@@ -99,6 +99,51 @@ inline std::vector<lu_status> getrf_batch(std::int64_t m, std::int64_t n, std::v
         if (!(A[b][i + j * lda] - A[b][i + j * lda] == 0.0)) out[b].nonfinite = true; // NaN or inf
   }
   return out;
+}
+
+/// What a Cholesky factorization met: info (0, or j+1 for the first column whose exact value
+/// under the root is <= 0, NaN, or so small its root rounds to zero) and whether the factor
+/// holds NaN or ±inf.
+struct chol_status {
+  std::int64_t info = 0;   ///< 0: positive definite by the exact test; else the 1-based column
+  bool nonfinite = false;  ///< the factor holds NaN or ±inf (info == 0)
+  /// Positive definite and finite.
+  bool ok() const { return info == 0 && !nonfinite; }
+};
+
+namespace detail {
+// Throws for real errors; not positive definite / non-finite are recorded in st.
+inline chol_status chol_check(int status, std::int64_t info)
+{
+  chol_status st;
+  st.info = status == EXSTAR_ERR_NOT_POSDEF ? info : 0;
+  st.nonfinite = status == EXSTAR_ERR_NONFINITE;
+  if (status != EXSTAR_ERR_NOT_POSDEF && status != EXSTAR_ERR_NONFINITE) check(status);
+  return st;
+}
+} // namespace detail
+
+/// Cholesky factorization of the uplo triangle, exact definition (exstar_dpotrf).
+inline chol_status potrf(char uplo, std::int64_t n, double *A, std::int64_t lda)
+{
+  std::int64_t info = 0;
+  const int s = exstar_dpotrf(uplo, n, A, lda, &info); // before info is read
+  return detail::chol_check(s, info);
+}
+/// A·X = B with the factor of potrf (exstar_dpotrs).
+inline void potrs(char uplo, std::int64_t n, std::int64_t nrhs, const double *A, std::int64_t lda, double *B,
+                  std::int64_t ldb)
+{
+  check(exstar_dpotrs(uplo, n, nrhs, A, lda, B, ldb));
+}
+/// A·X = B for symmetric positive definite A: potrf, potrs and refine_steps steps of refinement
+/// (exstar_dposv); B is unchanged when info > 0.
+inline chol_status posv(char uplo, std::int64_t n, std::int64_t nrhs, double *A, std::int64_t lda, double *B,
+                        std::int64_t ldb, int refine_steps = 0)
+{
+  std::int64_t info = 0;
+  const int s = exstar_dposv(uplo, n, nrhs, A, lda, B, ldb, refine_steps, &info); // before info is read
+  return detail::chol_check(s, info);
 }
 
 } // namespace exstar

@@ -7,6 +7,8 @@
 #include "tests/cases.hpp"
 #include "tests/exstar_env.hpp"
 #include <exstar/exstar.h>
+#include <exstar/exstar.hpp>
+#include <exstar/lapack.hpp>
 #include <cmath>
 #include <string>
 
@@ -334,4 +336,20 @@ TEST_CASE("potrf, potrs, posv: bad arguments are errors before any work", "[potr
   CHECK(info == 18);
   for (double x : X) CHECK(x == 2.0);
   CHECK(std::string(exstar_status_name(EXSTAR_ERR_NOT_POSDEF)) == "not positive definite");
+}
+
+TEST_CASE("the C++ potrf and posv: not positive definite is a result, bad arguments throw", "[potrf][cpp]")
+{
+  session s("eager");
+  const problem &p = all()[3]; // exactly singular at column 17
+  std::vector<double> A = p.A;
+  const exstar::chol_status st = exstar::potrf('L', p.n, A.data(), p.lda);
+  CHECK(st.info == 18);
+  CHECK(!st.ok());
+  std::vector<double> B = p.A, X(p.n, 1.0);
+  CHECK(exstar::posv('L', p.n, 1, B.data(), p.lda, X.data(), p.n).info == 18);
+  const problem &q = all()[0];
+  std::vector<double> C = q.A;
+  CHECK(exstar::potrf('U', q.n, C.data(), q.lda).ok());
+  CHECK_THROWS_AS(exstar::potrf('Q', q.n, C.data(), q.lda), exstar::error);
 }
