@@ -4,6 +4,7 @@
 #include "codelets/potrf_tiled.h"
 #include "codelets/tile_view.h"
 #include "codelets/glue.h"
+#include "codelets/level3_glue.h"
 #include "kernels_cpu/potrf_tiled.h"
 
 namespace {
@@ -25,16 +26,40 @@ uint32_t panel_footprint(struct starpu_task *task)
   return starpu_hash_crc32c_be_n(key, sizeof key, 0);
 }
 
-struct starpu_perfmodel diag_model, trsm_model;
+#ifdef EXSTAR_HAVE_LAPACK
+// The plain-double baseline: LAPACK dpotrf on the diagonal tile, dtrsm below it.
+void potrf_plain_panel_cpu(void *buffers[], void *cl_arg)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  exstar_tiles::task_view t;
+  exstar_tiles::make_view(buffers, h, t);
+  exstar_cpu_potrf_plain_panel(&t.v, h->K, h->J, t.ipiv);
+}
 
-starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name)
+// C −= A·Bᵀ in plain double: R A, R B, RW C; STARPU_VALUE int diagonal (dsyrk on C's lower
+// triangle, A == B).
+void potrf_plain_update_cpu(void *buffers[], void *cl_arg)
+{
+  int diagonal;
+  starpu_codelet_unpack_args(cl_arg, &diagonal);
+  exstar_cpu_potrf_plain_update((int64_t)STARPU_MATRIX_GET_NX(buffers[2]), (int64_t)STARPU_MATRIX_GET_NY(buffers[2]),
+                                (int64_t)STARPU_MATRIX_GET_NY(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                                exstar_mat_ld(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[1]),
+                                exstar_mat_ld(buffers[1]), (double *)STARPU_MATRIX_GET_PTR(buffers[2]),
+                                exstar_mat_ld(buffers[2]), diagonal);
+}
+#endif
+
+struct starpu_perfmodel diag_model, trsm_model, plain_diag_model, plain_trsm_model, plain_update_model;
+
+starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*cpu)(void *[], void *))
 {
   model.type = STARPU_HISTORY_BASED;
   model.symbol = name;
   model.footprint = panel_footprint;
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = exstar_cpu_guarded<potrf_panel_cpu>;
+  cl.cpu_funcs[0] = cpu;
   cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
   cl.model = &model;
   cl.name = name;
@@ -43,5 +68,29 @@ starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name)
 
 } // namespace
 
-struct starpu_codelet exstar_potrf_diag_cl = panel_codelet(diag_model, "exstar_potrf_diag");
-struct starpu_codelet exstar_potrf_trsm_cl = panel_codelet(trsm_model, "exstar_potrf_trsm");
+struct starpu_codelet exstar_potrf_diag_cl =
+    panel_codelet(diag_model, "exstar_potrf_diag", exstar_cpu_guarded<potrf_panel_cpu>);
+struct starpu_codelet exstar_potrf_trsm_cl =
+    panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu>);
+#ifdef EXSTAR_HAVE_LAPACK
+struct starpu_codelet exstar_potrf_plain_diag_cl =
+    panel_codelet(plain_diag_model, "exstar_potrf_plain_diag", exstar_cpu_guarded<potrf_plain_panel_cpu>);
+struct starpu_codelet exstar_potrf_plain_trsm_cl =
+    panel_codelet(plain_trsm_model, "exstar_potrf_plain_trsm", exstar_cpu_guarded<potrf_plain_panel_cpu>);
+struct starpu_codelet exstar_potrf_plain_update_cl = [] {
+  plain_update_model.type = STARPU_HISTORY_BASED;
+  plain_update_model.symbol = "exstar_potrf_plain_update";
+  struct starpu_codelet cl;
+  starpu_codelet_init(&cl);
+  cl.cpu_funcs[0] = exstar_cpu_guarded<potrf_plain_update_cpu>;
+  cl.nbuffers = 3;
+  cl.modes[0] = STARPU_R, cl.modes[1] = STARPU_R, cl.modes[2] = STARPU_RW;
+  cl.model = &plain_update_model;
+  cl.name = "exstar_potrf_plain_update";
+  return cl;
+}();
+#else // no LAPACK at build time: codelets without an implementation (the drivers refuse them)
+struct starpu_codelet exstar_potrf_plain_diag_cl = panel_codelet(plain_diag_model, "exstar_potrf_plain_diag", nullptr);
+struct starpu_codelet exstar_potrf_plain_trsm_cl = panel_codelet(plain_trsm_model, "exstar_potrf_plain_trsm", nullptr);
+struct starpu_codelet exstar_potrf_plain_update_cl = panel_codelet(plain_update_model, "exstar_potrf_plain_update", nullptr);
+#endif

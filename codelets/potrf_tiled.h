@@ -10,5 +10,12 @@
 extern struct starpu_codelet exstar_potrf_diag_cl;
 /* J > K: RW tile (J,K), R its state, R tile (K,K), R tiles (J, 0..K-1) and (K, 0..K-1). CPU. */
 extern struct starpu_codelet exstar_potrf_trsm_cl;
+/* The plain-double baseline on the same graph (LAPACK dpotrf, dtrsm; CPU; no implementation
+ * without LAPACK at build time): buffers as the exact ones, no states. */
+extern struct starpu_codelet exstar_potrf_plain_diag_cl;
+extern struct starpu_codelet exstar_potrf_plain_trsm_cl;
+/* R L(I,K), R L(J,K), RW A(I,J): A −= L(I,K)·L(J,K)ᵀ by dgemm (dsyrk when STARPU_VALUE int
+ * diagonal is nonzero: I == J, the lower triangle). */
+extern struct starpu_codelet exstar_potrf_plain_update_cl;
 
 #endif

@@ -27,6 +27,14 @@ extern "C" {
 int64_t exstar_cpu_potrf_panel(const struct exstar_tile_view *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
                                int exact_only);
 
+/* The plain-double baseline on the same tiles (kernels_cpu/potrf_plain_tiled.cpp, when the build
+ * found LAPACK: EXSTAR_HAVE_LAPACK): LAPACK dpotrf on the diagonal tile (I == K; fail[j] := 1 from
+ * the first column it failed on), dtrsm for tile (I, K) below it; C −= A·Bᵀ by dgemm, or by
+ * dsyrk on C's lower triangle when diagonal. NOT exact. */
+void exstar_cpu_potrf_plain_panel(const struct exstar_tile_view *v, int64_t K, int64_t I, int32_t *fail);
+void exstar_cpu_potrf_plain_update(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda, const double *B,
+                                   int64_t ldb, double *C, int64_t ldc, int diagonal);
+
 #ifdef __cplusplus
 }
 #endif

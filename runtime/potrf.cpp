@@ -1,21 +1,14 @@
 // The exact Cholesky drivers: exstar_dpotrf (the tiled graph below), exstar_dpotrs (two exact
 // trsm) and exstar_dposv (both, with optional refinement on the exact residual).
 //
-// The graph, per panel K (right-looking, Chameleon's tiled Cholesky on the LU's tiles, with a
-// GEMM-accumulate state per lower tile):
-//   diag(K)          the definition's chain on the diagonal tile, its roots (CPU)   (priority: top)
-//   trsm(K, I)       tile (I, K) of L for I > K, from its state and the diagonal tile (CPU), the
-//                    tiles of a block column concurrently                     (I = K+1: top)
-//   update(K, I, J)  state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K, the Level-3 state codelet
-//                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)  (J = K+1: high)
-// Every entry is rounded once from its state plus the panel's own terms when the bound proves
-// it, else from the exact sum of all its terms, and every diagonal entry from the exact value
-// under its root: so the bits are the definition's for every nb, scheduler and worker mix.
+// The graph (runtime/potrf_tiled_graph.h, shared with the StarPU-MPI driver) is Chameleon's tiled
+// Cholesky with a GEMM-accumulate state per lower tile; every entry is the definition's value,
+// so the bits are the same for every nb, scheduler and worker mix.
 #include "runtime/internal.h"
 #include "runtime/memory.h"
 #include "runtime/getrf_tiled.h"
 #include "runtime/getrf_tiled_graph.h"
-#include "codelets/potrf_tiled.h"
+#include "runtime/potrf_tiled_graph.h"
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -24,9 +17,8 @@
 
 namespace {
 
+using exstar_rt::chol_desc;
 using exstar_rt::tiled_desc;
-
-int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 // One process: StarPU's own insertion (the Cholesky tasks are not placed on GPUs by hand).
 struct local_submit {
@@ -54,110 +46,11 @@ int check_square(const char *who, const char *name, int64_t n, const double *A, 
   return EXSTAR_SUCCESS;
 }
 
-// The Cholesky's tiles (the LU's descriptor, without its states) and a GEMM-accumulate state per
-// lower tile: the updates of different tiles of a block column then run concurrently, and a
-// panel task waits only for its own tile's updates.
-struct chol_desc {
-  tiled_desc d;
-  std::vector<starpu_data_handle_t> st; // st[I + J mt], I >= J
-  starpu_data_handle_t &state(int64_t I, int64_t J) { return st[(size_t)(I + J * d.mt)]; }
-  starpu_data_handle_t state(int64_t I, int64_t J) const { return st[(size_t)(I + J * d.mt)]; }
-  int64_t rows(int64_t I) const { return min64(d.nb, d.n - I * d.nb); }
-  int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags)
-  {
-    if (int s = d.create(n, n, nb, L, ld, flags, false)) return s;
-    d.gpu_masks.clear(); // StarPU places every task (the panel's are CPU codelets)
-    st.assign((size_t)(d.mt * d.nt), nullptr);
-    for (int64_t J = 0; J < d.nt; ++J)
-      for (int64_t I = J; I < d.mt; ++I)
-        if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
-    return EXSTAR_SUCCESS;
-  }
-  void destroy()
-  {
-    for (starpu_data_handle_t &h : st)
-      if (h) starpu_data_unregister_submit(h), h = nullptr;
-    d.destroy();
-  }
-};
-
-// The memory the tiled Cholesky allocates beyond A: the states of the lower tiles (32 bytes an
-// entry) and a copy of the tiles a second memory node may hold, the flags.
-int64_t potrf_bytes(int64_t n, int64_t nb)
-{
-  const int64_t lower = exstar_rt::bytes_of(n, n / 2 + nb);
-  return exstar_rt::add_bytes(exstar_rt::add_bytes(exstar_rt::bytes_of(lower, 32), exstar_rt::bytes_of(lower, 8)),
-                              exstar_rt::bytes_of(n, 4));
-}
-
-const exstar_rt::tiled_graph::place anywhere{-1, 0, nullptr, 0};
-
-// The states of the lower tiles := the tiles (one exact term each).
-int init_states(local_submit &ins, const char *who, const chol_desc &c)
-{
-  for (int64_t J = 0; J < c.d.nt; ++J)
-    for (int64_t I = J; I < c.d.mt; ++I) {
-      exstar_state_args a;
-      std::memset(&a, 0, sizeof a);
-      a.m = c.rows(I), a.n = c.rows(J);
-      int ret = ins.task(anywhere, &exstar_state_init_cl, STARPU_R, c.d.tile(I, J), STARPU_RW, c.state(I, J),
-                         STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
-      if (ret != 0) return exstar_rt::submit_status(ret, who);
-    }
-  return EXSTAR_SUCCESS;
-}
-
-// Tile (I, K) of L (I == K: the diagonal tile and its roots): its state, the diagonal tile, and
-// for the exact path the rows of L left of the panel (tiles (I, 0..K-1) and (K, 0..K-1)).
-int panel(local_submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I, int exact_only)
-{
-  const tiled_desc &d = c.d;
-  exstar_rt::tiled_graph::tiled_task t;
-  t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
-  t.add(c.state(I, K), STARPU_R, I, K, EXSTAR_LU_TILE_STATE); // read: the kernel takes a copy
-  if (I != K) t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
-  for (int64_t L = 0; L < K; ++L) {
-    t.add(d.tile(K, L), STARPU_R, K, L, EXSTAR_LU_TILE);
-    if (I != K) t.add(d.tile(I, L), STARPU_R, I, L, EXSTAR_LU_TILE);
-  }
-  if (I == K) t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV); // the root flags
-  const int prio = I <= K + 1 ? STARPU_MAX_PRIO : exstar_rt::tiled_graph::high_prio();
-  return t.submit(ins, 0, I == K ? &exstar_potrf_diag_cl : &exstar_potrf_trsm_cl, d, K, I, prio, exact_only, who);
-}
-
-// state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K: the Level-3 state codelet on two tiles of L.
-int update(local_submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I, int64_t J, int exact_only)
-{
-  exstar_gemm_args a;
-  std::memset(&a, 0, sizeof a);
-  a.transa = 'N', a.transb = 'T', a.alpha = -1.0;
-  a.m = c.rows(I), a.n = c.rows(J), a.k = c.rows(K);
-  a.exact_only = exact_only;
-  const int prio = J == K + 1 ? exstar_rt::tiled_graph::high_prio() : STARPU_DEFAULT_PRIO;
-  int ret = ins.task(anywhere, &exstar_state_gemm_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K), STARPU_RW,
-                     c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
-                     "exstar_potrf_update");
-  return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
-}
-
-int potrf_graph(const char *who, const chol_desc &c, int exact_only)
-{
-  local_submit ins;
-  const int64_t mt = c.d.mt;
-  int s = init_states(ins, who, c);
-  for (int64_t K = 0; K < mt && s == EXSTAR_SUCCESS; ++K) {
-    for (int64_t I = K; I < mt && s == EXSTAR_SUCCESS; ++I) s = panel(ins, who, c, K, I, exact_only);
-    for (int64_t J = K + 1; J < mt; ++J)
-      for (int64_t I = J; I < mt && s == EXSTAR_SUCCESS; ++I) s = update(ins, who, c, K, I, J, exact_only);
-  }
-  return s;
-}
-
 // The lower triangle of the n x n column-major L (ld) factored in place; *info from the
 // panels' root flags; EXSTAR_ERR_NONFINITE when a finished factor holds NaN or inf.
-int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, int64_t *info)
+int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, int64_t *info, bool plain)
 {
-  if (int s = exstar_rt::check_memory(who, potrf_bytes(n, nb))) return s;
+  if (int s = exstar_rt::check_memory(who, exstar_rt::potrf_bytes(n, nb, plain))) return s;
   std::vector<int32_t> flags;
   try {
     flags.assign((size_t)n, 0);
@@ -165,8 +58,9 @@ int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, i
     return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
   }
   chol_desc c;
-  int s = c.create(n, nb, L, ld, flags.data());
-  if (s == EXSTAR_SUCCESS) s = potrf_graph(who, c, exstar_rt::exact_only());
+  int s = c.create(n, nb, L, ld, flags.data(), plain);
+  local_submit ins;
+  if (s == EXSTAR_SUCCESS) s = exstar_rt::potrf_tiled_graph(ins, who, c, exstar_rt::exact_only());
   c.destroy();
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if (s != EXSTAR_SUCCESS) return s;
@@ -188,7 +82,7 @@ int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, i
 
 // uplo 'U': U = Lᵀ of the transposed upper triangle, entry for entry the same definition; the
 // strictly lower triangle of A is not touched (LAPACK).
-int potrf_upper(const char *who, int64_t n, double *A, int64_t lda, int64_t nb, int64_t *info)
+int potrf_upper(const char *who, int64_t n, double *A, int64_t lda, int64_t nb, int64_t *info, bool plain)
 {
   if (int s = exstar_rt::check_memory(who, exstar_rt::bytes_of(exstar_rt::bytes_of(n, n), 8))) return s;
   std::vector<double> L;
@@ -199,14 +93,15 @@ int potrf_upper(const char *who, int64_t n, double *A, int64_t lda, int64_t nb, 
   }
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = j; i < n; ++i) L[(size_t)(i + j * n)] = A[j + i * lda];
-  int s = potrf_lower(who, n, L.data(), n, nb, info);
+  int s = potrf_lower(who, n, L.data(), n, nb, info, plain);
   if (s == EXSTAR_SUCCESS || s == EXSTAR_ERR_NOT_POSDEF || s == EXSTAR_ERR_NONFINITE)
     for (int64_t j = 0; j < n; ++j)
       for (int64_t i = j; i < n; ++i) A[j + i * lda] = L[(size_t)(i + j * n)];
   return s;
 }
 
-int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb)
+int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb,
+          bool plain = false)
 {
   if (int s = exstar_rt::require_init(who)) return s;
   const char u = normalize_uplo(uplo);
@@ -216,11 +111,13 @@ int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t
   if (nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 0", who);
   if (info) *info = 0;
   if (n == 0) return EXSTAR_SUCCESS;
-  if (starpu_cpu_worker_get_count() == 0)
-    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the Cholesky panel needs a CPU worker (none is running)", who);
+  if (!exstar_rt::potrf_runs(plain))
+    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: %s", who,
+                            starpu_cpu_worker_get_count() == 0 ? "the Cholesky panel needs a CPU worker (none is running)"
+                                                               : "this build has no LAPACK (the plain baseline's kernels)");
   if (nb == 0) nb = exstar_default_tile(n, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
-  return u == 'L' ? potrf_lower(who, n, A, lda, nb, info) : potrf_upper(who, n, A, lda, nb, info);
+  return u == 'L' ? potrf_lower(who, n, A, lda, nb, info, plain) : potrf_upper(who, n, A, lda, nb, info, plain);
 }
 
 // X := A⁻¹·B through the exact trsm twice (each column exstar_dtrsv's bits): L then Lᵀ, or Uᵀ
@@ -275,6 +172,19 @@ int refine(const char *who, char u, int64_t n, int64_t nrhs, const std::vector<d
 }
 
 } // namespace
+
+int64_t exstar_rt::potrf_bytes(int64_t n, int64_t nb, bool plain)
+{
+  const int64_t lower = exstar_rt::bytes_of(n, n / 2 + nb);
+  const int64_t states = plain ? 0 : exstar_rt::bytes_of(lower, 32);
+  return exstar_rt::add_bytes(exstar_rt::add_bytes(states, exstar_rt::bytes_of(lower, 8)), exstar_rt::bytes_of(n, 4));
+}
+
+int exstar_dpotrf_plain(char uplo, int64_t n, double *A, int64_t lda, int64_t *info)
+{
+  exstar_rt::clear_error();
+  return potrf("exstar_dpotrf_plain", uplo, n, A, lda, info, 0, true);
+}
 
 int exstar_dpotrf(char uplo, int64_t n, double *A, int64_t lda, int64_t *info)
 {

@@ -197,6 +197,12 @@ int exstar_dgetrf_plain_batch(int64_t count, int64_t m, int64_t n, double **A, i
 /** Plain-double getrs, trans 'N' only: x := U⁻¹(L⁻¹(P b)) with naive double substitutions. */
 int exstar_dgetrs_plain(int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
                         int64_t ldb);
+/** Plain-double Cholesky (NOT exact, NOT reproducible): the tiled graph of exstar_dpotrf with
+ * LAPACK dpotrf on the diagonal tiles, dtrsm below them and dsyrk/dgemm updates (OpenBLAS on
+ * Debian), on CPU workers; the honest price of exactness on the same graph. EXSTAR_ERR_NO_WORKER
+ * in a build without LAPACK. Arguments, statuses and info as exstar_dpotrf (info from LAPACK's
+ * rounded test). */
+int exstar_dpotrf_plain(char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
 /** Plain-double gesv: exstar_dgetrf_plain on A, then, unless it is singular, exstar_dgetrs_plain on B
  * (no refinement); statuses and info as exstar_dgesv. */
 int exstar_dgesv_plain(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,

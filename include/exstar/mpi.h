@@ -73,6 +73,17 @@ int exstar_mpi_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_
  * EXSTAR_ERR_NO_WORKER on every process with one message (exstar_last_error) naming the first
  * process that cannot and its workers. Collective; submits nothing. */
 int exstar_mpi_check_lu_workers(int plain);
+/** Distributed exstar_dpotrf('L', ...): the exact Cholesky of the lower triangle of the n x n
+ * matrix A (lda), which lives on rank 0 (A is not read on the other processes, which pass NULL),
+ * on nb x nb tiles spread 2D block-cyclic over a P x Q grid of the processes (0, 0: the
+ * near-square default of exstar_mpi_grid). Every process gets *info and the status; A's lower
+ * triangle on rank 0 holds the factor, bit for bit exstar_dpotrf's for any grid and tile edge.
+ * Each task runs where the tile it writes lives; the exact path reads only tiles its process has
+ * already received for the updates, so the exact graph moves what the plain one moves. Needs a
+ * CPU worker on every process (EXSTAR_ERR_NO_WORKER on every process otherwise). Collective. */
+int exstar_mpi_dpotrf(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q);
+/** The plain-double baseline on the same distributed graph (exstar_dpotrf_plain's kernels). */
+int exstar_mpi_dpotrf_plain(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q);
 /** Distributed exstar_dgesv: the factorization by exstar_mpi_dgetrf, the solves (and
  * refine_steps of refinement) on rank 0, where A and B live. Bits as exstar_dgesv. */
 int exstar_mpi_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,

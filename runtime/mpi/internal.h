@@ -22,6 +22,8 @@ int resolve_grid(const char *who, int *P, int *Q);
  * (plain: its plain-double twin), else EXSTAR_ERR_NO_WORKER on every process with the message
  * of the lowest process that cannot (workers.cpp). Collective; call before submitting. */
 int require_lu_workers(const char *who, bool plain);
+/* The same for the distributed Cholesky (runtime/mpi/potrf.cpp). Collective. */
+int require_potrf_workers(const char *who, bool plain);
 
 } // namespace exstar_mpi_rt
 #endif

@@ -1,4 +1,4 @@
-// Whether every process's workers can run the distributed LU's tasks, checked before anything is
+// Whether every process's workers can run the distributed LU's (or Cholesky's) tasks, checked before anything is
 // submitted: a task that no worker of its executing process can run fails its submission there
 // (ENODEV) while the other processes wait for its data, and StarPU then aborts on the handles
 // the failed task left uninitialized.
@@ -6,6 +6,7 @@
 #include "runtime/getrf_tiled.h"
 #include "codelets/codelets.h"
 #include "codelets/lu_tiled.h"
+#include "runtime/potrf_tiled_graph.h"
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -56,13 +57,28 @@ std::string lacking(bool plain)
   return "";
 }
 
-} // namespace
-
-namespace exstar_mpi_rt {
-
-int require_lu_workers(const char *who, bool plain)
+// What this process lacks to run the distributed Cholesky, "" if nothing: its diagonal and panel
+// codelets on CPU workers (runtime/potrf_tiled_graph.h), the copies, the states and updates.
+std::string lacking_potrf(bool plain)
 {
-  const std::string gap = lacking(plain);
+  if (!exstar_rt::potrf_runs(plain))
+    return plain ? "CPU worker with LAPACK for the plain Cholesky's kernels" : "CPU worker for the Cholesky's panels";
+  const std::vector<const starpu_codelet *> others =
+      plain ? std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl,
+                                                  &exstar_potrf_plain_update_cl}
+            : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_state_init_cl,
+                                                  &exstar_state_gemm_cl};
+  for (const starpu_codelet *cl : others)
+    if (!runs_here(*cl))
+      return std::string("worker for ") + (cl->name ? cl->name : "a codelet") + " (it runs on " +
+             implementations(*cl) + ")";
+  return "";
+}
+
+// EXSTAR_SUCCESS when no process lacks anything (gap empty everywhere), else EXSTAR_ERR_NO_WORKER
+// on every process with the message of the lowest process that does. Collective.
+int require_workers(const char *who, const std::string &gap)
+{
   const int me = exstar_mpi_rank();
   int first = gap.empty() ? INT_MAX : me; // the lowest process that cannot
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -76,6 +92,14 @@ int require_lu_workers(const char *who, bool plain)
   why[sizeof why - 1] = '\0';
   return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: %s", who, why);
 }
+
+} // namespace
+
+namespace exstar_mpi_rt {
+
+int require_lu_workers(const char *who, bool plain) { return require_workers(who, lacking(plain)); }
+
+int require_potrf_workers(const char *who, bool plain) { return require_workers(who, lacking_potrf(plain)); }
 
 } // namespace exstar_mpi_rt
 

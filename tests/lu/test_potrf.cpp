@@ -353,3 +353,24 @@ TEST_CASE("the C++ potrf and posv: not positive definite is a result, bad argume
   CHECK(exstar::potrf('U', q.n, C.data(), q.lda).ok());
   CHECK_THROWS_AS(exstar::potrf('Q', q.n, C.data(), q.lda), exstar::error);
 }
+
+TEST_CASE("the plain-double baseline on the same graph factors SPD matrices and reports LAPACK's info",
+          "[potrf][plain]")
+{
+  session s("prio");
+  const problem &p = all()[0]; // random SPD
+  std::vector<double> A = p.A;
+  int64_t info = -1;
+  const int st = exstar_dpotrf_plain('L', p.n, A.data(), p.lda, &info);
+  if (st == EXSTAR_ERR_NO_WORKER) return; // a build without LAPACK
+  REQUIRE(st == EXSTAR_SUCCESS);
+  REQUIRE(info == 0);
+  const factor want = reference(p);
+  for (int j = 0; j < p.n; ++j) // not exact: close to the exact factor (a baseline, not a contract)
+    for (int i = j; i < p.n; ++i)
+      REQUIRE(std::fabs(A[i + (size_t)j * p.lda] - want.A[i + (size_t)j * p.lda]) <=
+              1e-12 * std::fabs(want.A[j + (size_t)j * p.lda]));
+  std::vector<double> B = all()[11].A; // a negative diagonal entry at column 3
+  REQUIRE(exstar_dpotrf_plain('L', all()[11].n, B.data(), all()[11].lda, &info) == EXSTAR_ERR_NOT_POSDEF);
+  REQUIRE(info == 4);
+}

@@ -10,6 +10,7 @@
 #include <exstar/level2.h>
 #include <exstar/level3.h>
 #include <exstar/mpi.h>
+#include <exstar/lapack.h>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -338,6 +339,93 @@ TEST_CASE("distributed LU: the exact graph sends at most 1.5x the plain graph's 
   INFO("busiest process: exact " << exact << " bytes, plain " << plain << " bytes");
   CHECK(plain > 0);
   CHECK(exact <= plain + plain / 2);
+}
+
+namespace {
+
+// A symmetric positive definite n x n matrix: B·Bᵀ + n·I in double, mirrored (lda = n);
+// scale spreads the exponents (D·A·D with D = diag(2^e), e in [-scale, scale]).
+std::vector<double> spd(int n, Rng &rng, int scale = 0)
+{
+  const std::vector<double> B = gen_uniform(n * n, rng);
+  std::vector<int> e((size_t)n, 0);
+  for (int &x : e) x = scale ? (int)rand_below(rng, (uint64_t)(2 * scale + 1)) - scale : 0;
+  std::vector<double> A((size_t)n * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      double t = i == j ? (double)n : 0.0;
+      for (int q = 0; q < n; ++q) t += B[i + (size_t)q * n] * B[j + (size_t)q * n];
+      A[i + (size_t)j * n] = A[j + (size_t)i * n] = std::ldexp(t, e[(size_t)i] + e[(size_t)j]);
+    }
+  return A;
+}
+
+struct chol {
+  std::vector<double> A;
+  int64_t info = -1;
+  int status = 0;
+};
+
+void require_same_factor(int n, const chol &got, const chol &want, const std::string &what)
+{
+  INFO(what << " on " << nranks() << " processes: " << exstar_last_error());
+  REQUIRE(got.status == shared_int(want.status));
+  REQUIRE(got.info == shared_int64(want.info));
+  bool same = true;
+  if (rank() == 0)
+    for (int j = 0; j < n; ++j)
+      for (int i = j; i < n; ++i) same = same && same_bits(got.A[i + (size_t)j * n], want.A[i + (size_t)j * n]);
+  REQUIRE(shared(same));
+}
+
+} // namespace
+
+TEST_CASE("distributed Cholesky: the factor, info and status are exstar_dpotrf's, every grid and tile edge",
+          "[mpi][potrf]")
+{
+  Rng rng(2026);
+  std::vector<std::pair<std::string, std::vector<double>>> ps = {{"random SPD 40", spd(40, rng)},
+                                                                 {"wide exponents 33", spd(33, rng, 200)}};
+  { // not positive definite: a negative diagonal entry at column 12
+    std::vector<double> A = spd(30, rng);
+    A[12 + 12 * 30] = -1.0;
+    ps.push_back({"indefinite 30", A});
+  }
+  for (const auto &[name, A] : ps) {
+    const int n = (int)std::lround(std::sqrt((double)A.size()));
+    chol want{A};
+    if (rank() == 0) want.status = exstar_dpotrf('L', n, want.A.data(), n, &want.info);
+    for (auto [P, Q] : grids())
+      for (int64_t nb : {7, 16, 64}) {
+        chol got{rank() == 0 ? A : std::vector<double>()};
+        got.status = exstar_mpi_dpotrf(n, rank() == 0 ? got.A.data() : nullptr, n, &got.info, nb, P, Q);
+        require_same_factor(n, got, want,
+                            name + ", grid " + std::to_string(P) + "x" + std::to_string(Q) + ", nb " + std::to_string(nb));
+      }
+  }
+}
+
+// The exact path of a Cholesky panel task reads tiles its process received for the updates:
+// the exact graph sends what the plain graph sends (states never move).
+TEST_CASE("distributed Cholesky: the exact graph sends at most 1.1x the plain graph's bytes", "[mpi][potrf][bytes]")
+{
+  if (nranks() == 1) return;
+  Rng rng(32);
+  const std::vector<double> A0 = spd(256, rng);
+  unsigned long long most[2] = {0, 0};
+  for (int plain : {0, 1}) {
+    std::vector<double> A = A0;
+    int64_t info = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const size_t before = bytes_sent();
+    REQUIRE((plain ? exstar_mpi_dpotrf_plain : exstar_mpi_dpotrf)(256, rank() == 0 ? A.data() : nullptr, 256, &info,
+                                                                  32, 0, 0) == EXSTAR_SUCCESS);
+    unsigned long long mine = bytes_sent() - before;
+    MPI_Allreduce(&mine, &most[plain], 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  }
+  INFO("busiest process: exact " << most[0] << " bytes, plain " << most[1] << " bytes");
+  CHECK(most[1] > 0);
+  CHECK(most[0] <= most[1] + most[1] / 10);
 }
 
 int main(int argc, char **argv)

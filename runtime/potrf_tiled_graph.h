@@ -1,0 +1,165 @@
+/* The tiled exact Cholesky's descriptor and task graph on tile indices, written once for one
+ * process (runtime/potrf.cpp) and for StarPU-MPI (runtime/mpi/potrf.cpp). Chameleon's tiled
+ * Cholesky, with a GEMM-accumulate state per lower tile; per panel K:
+ *   diag(K)          the definition's chain on the diagonal tile, its roots (CPU)    (priority: top)
+ *   trsm(K, I)       tile (I, K) of L for I > K, from its state and the diagonal tile (CPU), the
+ *                    tiles of a block column concurrently                      (I = K+1: top)
+ *   update(K, I, J)  state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K, the Level-3 state codelet
+ *                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)   (J = K+1: high)
+ * Every entry is rounded once from its state plus the panel's own terms when the bound proves
+ * it, else from the exact sum of all its terms, and every diagonal entry from the exact value
+ * under its root: so the bits are the definition's for every nb, scheduler, worker mix and
+ * number of processes. plain: the same graph with LAPACK/BLAS kernels on the tiles (no states).
+ *
+ * What moves. A task runs where the tile it writes lives (a state with its tile). The exact path
+ * of trsm(K, I) reads the rows of L left of the panel, tiles (I, L) and (K, L) for L < K: the
+ * process of tile (I, K) already received each of them for update(L, I, K), and StarPU-MPI keeps
+ * received data that is not written again, so they do not travel again. The exact graph moves
+ * what the plain graph moves; states never move. */
+#ifndef EXSTAR_RUNTIME_POTRF_TILED_GRAPH_H
+#define EXSTAR_RUNTIME_POTRF_TILED_GRAPH_H
+#include "runtime/internal.h"
+#include "runtime/getrf_tiled.h"
+#include "runtime/getrf_tiled_graph.h"
+#include "codelets/potrf_tiled.h"
+#include <cstring>
+#include <vector>
+
+namespace exstar_rt {
+
+/* The Cholesky's tiles (the LU's descriptor without its states and copies; the pivot handles
+ * carry the diagonal tasks' root flags) and a GEMM-accumulate state per lower tile, so that the
+ * updates of different tiles of a block column run concurrently and a panel task waits only for
+ * its own tile's updates. */
+struct chol_desc {
+  tiled_desc d;
+  bool plain = false;
+  std::vector<starpu_data_handle_t> st; // st[I + J mt], I >= J; empty: plain
+  starpu_data_handle_t &state(int64_t I, int64_t J) { return st[(size_t)(I + J * d.mt)]; }
+  starpu_data_handle_t state(int64_t I, int64_t J) const { return st[(size_t)(I + J * d.mt)]; }
+  int64_t rows(int64_t I) const { return I * d.nb + d.nb <= d.n ? d.nb : d.n - I * d.nb; }
+  /* home: the tiles over L (ld), the flags over flags; else registered without data (a
+   * distributed run fills them). */
+  int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags, bool plain_, bool home = true)
+  {
+    plain = plain_;
+    if (int s = d.create(n, n, nb, L, ld, flags, false, home)) return s;
+    d.gpu_masks.clear(); // StarPU places every task (the panel's are CPU codelets)
+    if (plain) return EXSTAR_SUCCESS;
+    st.assign((size_t)(d.mt * d.nt), nullptr);
+    for (int64_t J = 0; J < d.nt; ++J)
+      for (int64_t I = J; I < d.mt; ++I)
+        if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
+    return EXSTAR_SUCCESS;
+  }
+  void destroy()
+  {
+    for (starpu_data_handle_t &h : st)
+      if (h) starpu_data_unregister_submit(h), h = nullptr;
+    d.destroy();
+  }
+};
+
+namespace potrf_graph {
+
+// The task that writes tile (I, J) (or its state) runs on its owner.
+inline tiled_graph::place on(const chol_desc &c, int64_t I, int64_t J)
+{
+  return tiled_graph::place{c.d.ranks.empty() ? -1 : c.d.rank(I, J), 0, nullptr, 0};
+}
+
+// The states of the lower tiles := the tiles (one exact term each).
+template <class Submit>
+int init_states(Submit &ins, const char *who, const chol_desc &c)
+{
+  for (int64_t J = 0; J < c.d.nt; ++J)
+    for (int64_t I = J; I < c.d.mt; ++I) {
+      exstar_state_args a;
+      std::memset(&a, 0, sizeof a);
+      a.m = c.rows(I), a.n = c.rows(J);
+      int ret = ins.task(on(c, I, J), &exstar_state_init_cl, STARPU_R, c.d.tile(I, J), STARPU_RW, c.state(I, J),
+                         STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
+      if (ret != 0) return submit_status(ret, who);
+    }
+  return EXSTAR_SUCCESS;
+}
+
+// Tile (I, K) of L (I == K: the diagonal tile and its roots): its state, the diagonal tile, and
+// for the exact path the rows of L left of the panel (tiles (I, 0..K-1) and (K, 0..K-1)).
+template <class Submit>
+int panel(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I, int exact_only)
+{
+  const tiled_desc &d = c.d;
+  tiled_graph::tiled_task t;
+  t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
+  if (I != K) t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
+  if (!c.plain) {
+    t.add(c.state(I, K), STARPU_R, I, K, EXSTAR_LU_TILE_STATE); // read: the kernel takes a copy
+    for (int64_t L = 0; L < K; ++L) {
+      t.add(d.tile(K, L), STARPU_R, K, L, EXSTAR_LU_TILE);
+      if (I != K) t.add(d.tile(I, L), STARPU_R, I, L, EXSTAR_LU_TILE);
+    }
+  }
+  if (I == K) t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV); // the root flags
+  const int prio = I <= K + 1 ? STARPU_MAX_PRIO : tiled_graph::high_prio();
+  starpu_codelet *cl = I == K ? (c.plain ? &exstar_potrf_plain_diag_cl : &exstar_potrf_diag_cl)
+                              : (c.plain ? &exstar_potrf_plain_trsm_cl : &exstar_potrf_trsm_cl);
+  return t.submit(ins, d.rank(I, K), cl, d, K, I, prio, exact_only, who);
+}
+
+// state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K: the Level-3 state codelet on two tiles of L
+// (plain: the tile itself, by dgemm or dsyrk).
+template <class Submit>
+int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I, int64_t J, int exact_only)
+{
+  const int prio = J == K + 1 ? tiled_graph::high_prio() : STARPU_DEFAULT_PRIO;
+  int ret;
+  if (c.plain) {
+    const int diagonal = I == J;
+    ret = ins.task(on(c, I, J), &exstar_potrf_plain_update_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K),
+                   STARPU_RW, c.d.tile(I, J), STARPU_VALUE, &diagonal, sizeof diagonal, STARPU_PRIORITY, prio,
+                   STARPU_NAME, "exstar_potrf_plain_update");
+  } else {
+    exstar_gemm_args a;
+    std::memset(&a, 0, sizeof a);
+    a.transa = 'N', a.transb = 'T', a.alpha = -1.0;
+    a.m = c.rows(I), a.n = c.rows(J), a.k = c.rows(K);
+    a.exact_only = exact_only;
+    ret = ins.task(on(c, I, J), &exstar_state_gemm_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K), STARPU_RW,
+                   c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
+                   "exstar_potrf_update");
+  }
+  return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
+}
+
+} // namespace potrf_graph
+
+/* The whole Cholesky graph on c's lower tiles through the inserter (see the top of this file). */
+template <class Submit>
+int potrf_tiled_graph(Submit &ins, const char *who, const chol_desc &c, int exact_only)
+{
+  using namespace potrf_graph;
+  const int64_t mt = c.d.mt;
+  int s = c.plain ? EXSTAR_SUCCESS : init_states(ins, who, c);
+  for (int64_t K = 0; K < mt && s == EXSTAR_SUCCESS; ++K) {
+    for (int64_t I = K; I < mt && s == EXSTAR_SUCCESS; ++I) s = panel(ins, who, c, K, I, exact_only);
+    for (int64_t J = K + 1; J < mt; ++J)
+      for (int64_t I = J; I < mt && s == EXSTAR_SUCCESS; ++I) s = update(ins, who, c, K, I, J, exact_only);
+  }
+  return s;
+}
+
+/* Whether the Cholesky graph can run on the workers there are: its diagonal and panel codelets
+ * need a CPU worker (plain: and LAPACK at build time). */
+inline bool potrf_runs(bool plain)
+{
+  if (starpu_cpu_worker_get_count() == 0) return false;
+  return !plain || exstar_potrf_plain_diag_cl.cpu_funcs[0] != nullptr;
+}
+
+/* The memory the tiled Cholesky allocates beyond A: the states of the lower tiles (32 bytes an
+ * entry; none for plain), a copy of the tiles a second memory node may hold, the flags. */
+int64_t potrf_bytes(int64_t n, int64_t nb, bool plain);
+
+} // namespace exstar_rt
+#endif
