@@ -162,7 +162,25 @@ int distributed_gesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *i
   if (int s = exstar_mpi_check_lu_workers(0)) return s;
   return exstar_mpi_dgesv(n, nrhs, A, lda, ipiv, B, ldb, refine_steps, info, 0, 0, 0);
 }
+
+int distributed_potrf(bool plain, char uplo, int64_t n, double *A, int64_t lda, int64_t *info)
+{
+  // uplo 'U': the upper triangle, mirrored into the lower one on rank 0 (the tool keeps only the
+  // factor's triangle), factored as L = Uᵀ, mirrored back
+  auto mirror = [&](bool to_lower) {
+    if (uplo != 'U' || !dist::root()) return;
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = j + 1; i < n; ++i)
+        if (to_lower) A[i + j * lda] = A[j + i * lda];
+        else A[j + i * lda] = A[i + j * lda];
+  };
+  mirror(true);
+  const int s = (plain ? exstar_mpi_dpotrf_plain : exstar_mpi_dpotrf)(n, A, lda, info, 0, 0, 0);
+  mirror(false);
+  return s;
+}
 #else
+int distributed_potrf(bool, char, int64_t, double *, int64_t, int64_t *) { return EXSTAR_ERR_ARG; }
 int distributed_getrf(bool, int64_t, int64_t, double *, int64_t, int32_t *, int64_t *) { return EXSTAR_ERR_ARG; }
 int distributed_gesv(int64_t, int64_t, double *, int64_t, int32_t *, double *, int64_t, int, int64_t *)
 {

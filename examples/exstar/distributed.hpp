@@ -1,4 +1,4 @@
-// 'mpirun -np N exstar ...' (when the tool is built with libexstar_mpi). getrf and gesv run as
+// 'mpirun -np N exstar ...' (when the tool is built with libexstar_mpi). getrf, gesv and potrf run as
 // N processes over StarPU-MPI: rank 0 reads the files and writes the results, every rank takes
 // part in the distributed factorization, the output is byte-identical to one process's. Every
 // other subcommand runs on rank 0 alone (alone_on_root). Failures reach every rank: rank 0
@@ -47,6 +47,10 @@ void share_shape(Matrix &a);
 // every process checks that its workers can run the distributed LU (exstar_mpi_check_lu_workers):
 // EXSTAR_ERR_NO_WORKER on every process, with a message naming the process that cannot.
 int distributed_getrf(bool plain, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info);
+// The distributed Cholesky (exstar_mpi_dpotrf[_plain], the default tile edge and grid) of the
+// uplo triangle of A (significant on rank 0; 'U': through its mirror, the other triangle
+// overwritten). Every process needs a CPU worker (EXSTAR_ERR_NO_WORKER on every process).
+int distributed_potrf(bool plain, char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
 int distributed_gesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
                      int refine_steps, int64_t *info);
 

@@ -533,6 +533,19 @@ case_mpi() {
     [ "$RC" = 0 ] && cmp -s X.mtx X_ref.mtx || fail "mpirun -np $np gesv: exit $RC, other bytes ($ERR)"
     echo "ok: mpirun -np $np getrf, gesv: byte for byte one process's output"
   done
+  # potrf: an SPD matrix (B B^T + 120 I, integers: exact), both triangles, 2 and 4 processes
+  { echo "%%MatrixMarket matrix array real symmetric"; echo "60 60"
+    for ((j = 0; j < 60; j++)); do for ((i = j; i < 60; i++)); do
+      echo $(( (i == j ? 120 : 0) + ((i * j + 3 * i + j) % 7) - 3 )); done; done; } >S.mtx
+  local uplo
+  for uplo in L U; do
+    run potrf --backend cpu --ncpus 1 --uplo $uplo S.mtx -o F_ref.mtx; [ "$RC" = 0 ] || fail "potrf: $ERR"
+    for np in 2 4; do
+      mpi "$np" potrf --backend cpu --ncpus 1 --nb 16 --uplo $uplo S.mtx -o F.mtx
+      [ "$RC" = 0 ] && cmp -s F.mtx F_ref.mtx || fail "mpirun -np $np potrf --uplo $uplo: exit $RC, other bytes ($ERR)"
+    done
+    echo "ok: mpirun -np 2, 4 potrf --uplo $uplo: byte for byte one process's output"
+  done
   mpi 2 getrf --backend cpu --ncpus 1 nosuch.mtx -o L.mtx --ipiv Q.mtx
   [ "$RC" = 1 ] && [ "$(echo "$ERR" | wc -l)" = 1 ] && [ ! -e L.mtx ] || fail "missing file under mpirun: exit $RC, '$ERR'"
   mpi 2 getrf --backend cpu --ncpus 1 --unblocked A.mtx -o L.mtx --ipiv Q.mtx
