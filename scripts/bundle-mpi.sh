@@ -43,7 +43,8 @@ export OPAL_PREFIX=$d OPAL_EXEC_PREFIX=$d OPAL_BINDIR=$d/bin OPAL_LIBDIR=$d/lib 
 export OPAL_DATAROOTDIR=$d/share OPAL_DATADIR=$d/share OPAL_PKGDATADIR=$d/share/openmpi OPAL_SYSCONFDIR=$d/etc
 export PMIX_MCA_mca_base_component_path=$d/lib/pmix PMIX_INSTALL_PREFIX=$d
 export PATH=$d/bin:$PATH LD_LIBRARY_PATH=$d/lib:${LD_LIBRARY_PATH:-}
-# components whose fabrics the machine lacks stay quiet
-export OMPI_MCA_mca_base_component_show_load_errors=0
+# components whose fabrics the machine lacks stay quiet, and PMIx's note that it found no
+# compression library (seen on the GPU machine, 2026-11-27: one more stderr line per run)
+export OMPI_MCA_mca_base_component_show_load_errors=0 PMIX_MCA_pcompress_base_silence_warning=1
 ENV
 du -sh "$out"

@@ -476,12 +476,21 @@ TEST_CASE("operands larger than the OpenCL devices' largest buffer run on the ot
   REQUIRE(exstar_dtrsm('R', 'U', 'N', 'N', n * n / 2, 2, 1.0, t, 2, B.data(), n * n / 2) == EXSTAR_SUCCESS);
   CHECK(B == B_cpu);
   exstar_shutdown();
-  // OpenCL workers alone: one clear error, nothing submitted
+  // OpenCL workers alone: one clear error, nothing submitted, where the device's largest buffer
+  // is smaller than the operand (PoCL under POCL_MEMORY_LIMIT=1); a device whose buffers hold it
+  // (NVIDIA's OpenCL) computes it, with the same bits
   REQUIRE(start(EXSTAR_BACKEND_OPENCL));
-  CHECK(exstar_dgemv('N', n, n, 1.0, A.data(), n, x.data(), 1, 0.0, y.data(), 1) == EXSTAR_ERR_NO_WORKER);
-  CHECK(says("exstar_dgemv_insert: A (288 MB) is larger than the largest buffer of the OpenCL devices"));
-  int64_t info = -1;
-  CHECK(exstar_dtrsv('U', 'N', 'N', n, A.data(), n, y.data(), 1, &info) == EXSTAR_ERR_NO_WORKER);
-  CHECK(says("T (288 MB) is larger than the largest buffer"));
+  std::fill(y.begin(), y.end(), 0.0);
+  const int s = exstar_dgemv('N', n, n, 1.0, A.data(), n, x.data(), 1, 0.0, y.data(), 1);
+  if (s == EXSTAR_SUCCESS) {
+    WARN("this OpenCL device's largest buffer holds 288 MB: the operand ran there (no refusal to check)");
+    CHECK(y == y_cpu);
+  } else {
+    CHECK(s == EXSTAR_ERR_NO_WORKER);
+    CHECK(says("exstar_dgemv_insert: A (288 MB) is larger than the largest buffer of the OpenCL devices"));
+    int64_t info = -1;
+    CHECK(exstar_dtrsv('U', 'N', 'N', n, A.data(), n, y.data(), 1, &info) == EXSTAR_ERR_NO_WORKER);
+    CHECK(says("T (288 MB) is larger than the largest buffer"));
+  }
   exstar_shutdown();
 }
