@@ -7,7 +7,9 @@
 #include "runtime/internal.h"
 #include "runtime/check_handles.h"
 #include "runtime/getrf_tiled.h"
+#include "runtime/potrf_tiled_graph.h"
 #include <cstdio>
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -42,6 +44,10 @@ struct exstar_desc_s {
   tile_grid grid{0, 0};
   gathered whole; // getrs: the factors as one n x n handle
   gathered cols;  // getrs: the right-hand sides, a handle a block column
+  // The Cholesky inserted here (exstar_dpotrf_desc_insert): its states and root flags, kept
+  // until exstar_dpotrf_desc_info or exstar_desc_destroy; NULL: none.
+  exstar_rt::chol_desc *chol = nullptr;
+  std::vector<int32_t> chol_flags;
 };
 
 namespace {
@@ -290,9 +296,23 @@ int64_t exstar_desc_nt(exstar_desc desc) { return desc ? desc->d.nt : 0; }
 
 starpu_data_handle_t exstar_desc_ipiv(exstar_desc desc) { return desc ? desc->ipiv : nullptr; }
 
+namespace {
+
+// The Cholesky's own handles (states, flags) released: waits for its tasks.
+void drop_chol(exstar_desc x)
+{
+  if (!x->chol) return;
+  x->chol->destroy();
+  delete x->chol;
+  x->chol = nullptr;
+}
+
+} // namespace
+
 int exstar_desc_destroy(exstar_desc desc)
 {
   if (!desc) return EXSTAR_SUCCESS;
+  drop_chol(desc);
   drop_gathered(desc->whole);
   drop_gathered(desc->cols);
   if (desc->ipiv) { // the caller's ipiv filled by then: the unregister waits for the copies
@@ -408,3 +428,66 @@ int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B)
   }
   return EXSTAR_SUCCESS;
 }
+
+int exstar_dpotrf_desc_insert(exstar_desc desc)
+{
+  const char *who = "exstar_dpotrf_desc_insert";
+  exstar_rt::clear_error();
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
+  const exstar_rt::tiled_desc &d = desc->d;
+  if (d.m != d.n)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: the matrix is %lld x %lld, not square", who, (long long)d.m,
+                            (long long)d.n);
+  if (!exstar_rt::potrf_runs(false))
+    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the Cholesky panel needs a CPU worker (none is running)", who);
+  drop_chol(desc); // an earlier factorization's: waits for its tasks
+  try {
+    desc->chol_flags.assign((size_t)d.n, 0);
+    desc->chol = new exstar_rt::chol_desc;
+  } catch (const std::bad_alloc &) {
+    return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
+  }
+  int s = desc->chol->attach(d, desc->chol_flags.data());
+  if (s == EXSTAR_SUCCESS && d.n > 0) s = exstar_rt::potrf_tiled_insert(who, *desc->chol, exstar_rt::exact_only());
+  return s;
+}
+
+int exstar_dpotrf_desc_info(exstar_desc desc, int64_t *info)
+{
+  const char *who = "exstar_dpotrf_desc_info";
+  exstar_rt::clear_error();
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (!desc->chol)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: no Cholesky was inserted on this descriptor "
+                            "(exstar_dpotrf_desc_insert)", who);
+  drop_chol(desc); // waits for the flags (and so for every panel)
+  if (int s = exstar_rt::take_codelet_error()) return s;
+  const exstar_rt::tiled_desc &d = desc->d;
+  *info = 0;
+  for (int64_t j = 0; j < d.n && *info == 0; ++j)
+    if (desc->chol_flags[(size_t)j]) *info = j + 1;
+  if (*info > 0)
+    return exstar_set_error(EXSTAR_ERR_NOT_POSDEF,
+                            "%s: the matrix is not positive definite: the exact value under the root of l(%lld,%lld) "
+                            "is <= 0 or NaN, or its root rounds to zero (info = %lld)",
+                            who, (long long)(*info - 1), (long long)(*info - 1), (long long)*info);
+  // NaN or inf in the factor: its lower tiles read where they are brought (main memory)
+  bool nonfinite = false;
+  for (int64_t J = 0; J < d.nt && !nonfinite; ++J)
+    for (int64_t I = J; I < d.mt && !nonfinite; ++I) {
+      starpu_data_handle_t h = d.tile(I, J);
+      starpu_data_acquire(h, STARPU_R);
+      const double *a = (const double *)starpu_matrix_get_local_ptr(h);
+      const int64_t ld = (int64_t)starpu_matrix_get_local_ld(h), rows = rows_of(d, I), cols = cols_of(d, J);
+      for (int64_t c = 0; c < cols && !nonfinite; ++c)
+        for (int64_t r = I == J ? c : 0; r < rows; ++r)
+          if (!std::isfinite(a[r + c * ld])) nonfinite = true;
+      starpu_data_release(h);
+    }
+  if (nonfinite) return exstar_set_error(EXSTAR_ERR_NONFINITE, "%s: the factor holds NaN or inf", who);
+  return EXSTAR_SUCCESS;
+}
+

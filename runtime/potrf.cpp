@@ -173,6 +173,12 @@ int refine(const char *who, char u, int64_t n, int64_t nrhs, const std::vector<d
 
 } // namespace
 
+int exstar_rt::potrf_tiled_insert(const char *who, const chol_desc &c, int exact_only)
+{
+  local_submit ins;
+  return exstar_rt::potrf_tiled_graph(ins, who, c, exact_only);
+}
+
 int64_t exstar_rt::potrf_bytes(int64_t n, int64_t nb, bool plain)
 {
   const int64_t lower = exstar_rt::bytes_of(n, n / 2 + nb);

@@ -52,6 +52,25 @@ struct chol_desc {
         if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
     return EXSTAR_SUCCESS;
   }
+  /* Over tile handles that exist already (a descriptor's: kept, not unregistered here): the
+   * flags of panel K over flags + K nb, the states. */
+  int attach(const tiled_desc &tiles_of, int32_t *flags)
+  {
+    d.m = d.n = tiles_of.n, d.nb = tiles_of.nb, d.mt = d.nt = d.kt = tiles_of.nt;
+    d.tiles = tiles_of.tiles;
+    d.own_tiles = false, d.at_home = false, plain = false;
+    d.pivots.assign((size_t)d.kt, nullptr);
+    for (int64_t K = 0; K < d.kt; ++K)
+      starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(flags + K * d.nb),
+                                  (uint32_t)rows(K), sizeof(int32_t));
+    st.assign((size_t)(d.mt * d.nt), nullptr);
+    for (int64_t J = 0; J < d.nt; ++J)
+      for (int64_t I = J; I < d.mt; ++I)
+        if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
+    return EXSTAR_SUCCESS;
+  }
+  /* The states unregistered once their tasks are done (no wait), then d released (waits for the
+   * flags). */
   void destroy()
   {
     for (starpu_data_handle_t &h : st)
@@ -148,6 +167,9 @@ int potrf_tiled_graph(Submit &ins, const char *who, const chol_desc &c, int exac
   }
   return s;
 }
+
+/* The graph of one process on c (StarPU places every task; runtime/potrf.cpp). */
+int potrf_tiled_insert(const char *who, const chol_desc &c, int exact_only);
 
 /* Whether the Cholesky graph can run on the workers there are: its diagonal and panel codelets
  * need a CPU worker (plain: and LAPACK at build time). */

@@ -1,5 +1,5 @@
 /** @file
- * Tiled matrices and the tiled LU on them, for users' own StarPU graphs (Chameleon's
+ * Tiled matrices and the tiled LU and Cholesky on them, for users' own StarPU graphs (Chameleon's
  * descriptors, reduced to what exstar needs).
  *
  * A descriptor (exstar_desc) is an m x n matrix cut into nb x nb tiles (the last tile row and
@@ -101,6 +101,19 @@ int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info);
  * naming the argument): trans not 'N'/'T' ('C' is 'T'), A or B NULL or the same descriptor, A
  * not square, B's rows not A's order, B's tile size not A's, no LU inserted on A. */
 int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B);
+
+/** Submits the exact tiled Cholesky (exstar_dpotrf's definition, uplo 'L') of the lower
+ * triangle of the square matrix desc describes, in place: L in the lower tiles (the strictly
+ * upper part of the diagonal tiles and the upper tiles untouched). No wait: tasks only, composed
+ * with the caller's through the tiles' data dependencies, as exstar_dgetrf_desc_insert's.
+ * Every entry is bitwise exstar_dpotrf's for every nb. The panel tasks need a CPU worker
+ * (EXSTAR_ERR_NO_WORKER). A second insertion on the same descriptor first waits for the first. */
+int exstar_dpotrf_desc_insert(exstar_desc desc);
+/** After exstar_dpotrf_desc_insert: waits for the factorization and gives exstar_dpotrf's info
+ * and status (EXSTAR_SUCCESS, EXSTAR_ERR_NOT_POSDEF with the first column whose exact value
+ * under the root is <= 0, EXSTAR_ERR_NONFINITE when L holds NaN or ±inf: the lower tiles are
+ * then read in main memory). EXSTAR_ERR_ARG when no Cholesky was inserted since the last info. */
+int exstar_dpotrf_desc_info(exstar_desc desc, int64_t *info);
 
 #ifdef __cplusplus
 }

@@ -374,3 +374,34 @@ TEST_CASE("the plain-double baseline on the same graph factors SPD matrices and 
   REQUIRE(exstar_dpotrf_plain('L', all()[11].n, B.data(), all()[11].lda, &info) == EXSTAR_ERR_NOT_POSDEF);
   REQUIRE(info == 4);
 }
+
+TEST_CASE("potrf on descriptors: tasks only, exstar_dpotrf's bits, info after", "[potrf][tiles]")
+{
+  session s("prio");
+  for (size_t k : {size_t(0), size_t(2), size_t(4)}) { // random, cond > 1e40, not positive definite
+    const problem &p = all()[k];
+    const factor want = run(p, 16);
+    for (int64_t nb : {7, 16, 64}) {
+      std::vector<double> A = p.A;
+      exstar_desc d;
+      REQUIRE(exstar_desc_create(&d, p.n, p.n, nb, A.data(), p.lda) == EXSTAR_SUCCESS);
+      REQUIRE(exstar_dpotrf_desc_insert(d) == EXSTAR_SUCCESS);
+      int64_t info = -1;
+      CHECK(exstar_dpotrf_desc_info(d, &info) == want.status);
+      CHECK(info == want.info);
+      REQUIRE(exstar_desc_destroy(d) == EXSTAR_SUCCESS);
+      for (int j = 0; j < p.n; ++j)
+        for (int i = 0; i < p.n; ++i) {
+          INFO(p.name << ", nb " << nb << ", (" << i << ", " << j << ")");
+          REQUIRE(same_bits(A[i + (size_t)j * p.lda], (i >= j ? want.A : p.A)[i + (size_t)j * p.lda]));
+        }
+    }
+  }
+  exstar_desc d;
+  std::vector<double> R(12, 1.0);
+  REQUIRE(exstar_desc_create(&d, 4, 3, 2, R.data(), 4) == EXSTAR_SUCCESS);
+  CHECK(exstar_dpotrf_desc_insert(d) == EXSTAR_ERR_ARG); // not square
+  int64_t info;
+  CHECK(exstar_dpotrf_desc_info(d, &info) == EXSTAR_ERR_ARG); // none inserted
+  exstar_desc_destroy(d);
+}
