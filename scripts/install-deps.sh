@@ -7,7 +7,8 @@ pkgs=(build-essential cmake pkg-config git
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libmpfr-dev libgmp-dev catch2 libopenblas-dev
       openmpi-bin libopenmpi-dev
-      gnuplot-nox doxygen)
+      gnuplot-nox doxygen
+      gfortran dpkg-dev)  # the reference BLAS testers of libexstar_blas (tests/blas, scripts/fetch-lapack-source.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
