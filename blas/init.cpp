@@ -59,7 +59,7 @@ bool small(double work)
   double w = small_work.load(std::memory_order_relaxed);
   if (w < 0) {
     const char *env = std::getenv("EXSTAR_BLAS_SMALL");
-    w = env && *env ? std::atof(env) : 32768.0;
+    w = env && *env ? std::atof(env) : 2097152.0; // 2^21: dgemm n = 128 (bench/bench_blas.cpp)
     small_work.store(w, std::memory_order_relaxed);
   }
   return work < w;
@@ -121,9 +121,8 @@ void gemv(char trans, int64_t m, int64_t n, double alpha, const double *A, int64
   const int64_t leny = lsame(trans, 'N') ? m : n;
   if (leny <= 0) return;
   if (small((double)(m + 1) * (n + 1)) || ready() != 0) {
-    const int64_t lenx = lsame(trans, 'N') ? n : m;
-    exstar_cpu_dgemv(trans, m, n, alpha, A, 0, lda, x, first(lenx, incx), incx, beta, y, first(leny, incy), incy,
-                     0);
+    // offsets 0: the kernel finds the first element of a negative stride itself
+    exstar_cpu_dgemv(trans, m, n, alpha, A, 0, lda, x, 0, incx, beta, y, 0, incy, 0);
     return;
   }
   exstar_dgemv(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
@@ -162,7 +161,7 @@ int RowMajorStrg = 0;
 int CBLAS_CallFromC = 0;
 
 int exstar_blas_init(void) { return ready(); }
-void exstar_blas_set_small(double work) { small_work.store(work < 0 ? 0 : work); }
+void exstar_blas_set_small(double work) { small_work.store(work < 0 ? -1.0 : work); }
 
 // Reference BLAS's XERBLA prints this and STOPs; a library must not stop its program, so this
 // one returns. Weak: a program's own xerbla_ (the reference testers have one) replaces it.

@@ -22,7 +22,7 @@ double dot_here(int64_t n, const double *x, int64_t incx, const double *y, int64
 {
   exstar_i64 acc[EXSTAR_ACC_WORDS];
   exstar_cpu_acc_zero(acc, 1);
-  exstar_cpu_dot(n, x, first(n, incx), incx, y, first(n, incy), incy, acc);
+  exstar_cpu_dot(n, x, 0, incx, y, 0, incy, acc); // the kernel finds the first element itself
   return sqrt_of ? exstar_cpu_acc_round_sqrt(acc) : exstar_cpu_acc_round(acc);
 }
 
