@@ -1,6 +1,8 @@
 // libexstar_blas, LAPACK: dgetrf_, dgetrs_, dgesv_, dlaswp_ on exstar's drivers, and their
 // LAPACKE forms. Argument checks and quick returns as LAPACK (xerbla_ with −INFO's position).
 #include "blas/internal.h"
+#include "kernels_cpu/lu_tiled.h"
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,14 +11,55 @@ using namespace exstar_blas;
 
 namespace {
 
-// LAPACK's INFO from exstar's status: exstar's info (>= 0), or a negative LAPACK-style value
-// when exstar could not run at all (StarPU failed to start: reported on stderr).
+// LAPACK's INFO from exstar's status: exstar's info (>= 0), or a value LAPACK never gives
+// when exstar refused to run (reported on stderr).
 fint lapack_info(int status, int64_t info)
 {
   if (status == EXSTAR_SUCCESS || status == EXSTAR_ERR_SINGULAR || status == EXSTAR_ERR_NONFINITE)
     return (fint)info;
   std::fprintf(stderr, "libexstar_blas: %s\n", exstar_last_error());
   return -1000 + status; // never a LAPACK argument position
+}
+
+// Small factorizations on the calling thread: the tiled LU's panel kernel on ONE tile holding
+// the whole matrix, its GEMM-accumulate state initialized to A, exactly what a CPU worker runs
+// for exstar_dgetrf of a one-tile matrix (every entry is the definition's value, so the bits are
+// exstar_dgetrf's for any tiling; tests/blas proves it). *info: the first zero pivot.
+void getrf_here(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  std::vector<exstar_gemm_state_entry> st((size_t)(m * n));
+  exstar_cpu_gemm_state_init(m, n, A, 0, lda, st.data(), 0, m);
+  double *a[1] = {A};
+  int64_t ld[1] = {lda}, ldst[1] = {m}, ldlc[1] = {0};
+  exstar_gemm_state_entry *s[1] = {st.data()};
+  const exstar_tile_view v{m, n, std::max(m, n), 1, 1, a, ld, s, ldst, nullptr, ldlc, nullptr};
+  exstar_cpu_lu_panel(&v, 0, ipiv, info, 0);
+}
+
+// Rows k and ipiv[k]-1 of B interchanged, k = 0..n-1 (forward) or n-1..0 (backward).
+void swap_rows(int64_t n, int64_t nrhs, const int32_t *ipiv, double *B, int64_t ldb, bool forward)
+{
+  for (int64_t q = 0; q < n; ++q) {
+    const int64_t k = forward ? q : n - 1 - q, p = ipiv[k] - 1;
+    if (p != k)
+      for (int64_t c = 0; c < nrhs; ++c) std::swap(B[k + c * ldb], B[p + c * ldb]);
+  }
+}
+
+// exstar_dgetrs's definition (laswp, then exstar_dtrsv's substitutions, which exstar_dtrsm
+// with α = 1 gives column by column) by exstar's trsm kernel on the calling thread.
+void getrs_here(char t, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+                int64_t ldb)
+{
+  if (t == 'N') {
+    swap_rows(n, nrhs, ipiv, B, ldb, true);
+    exstar_cpu_dtrsm('L', 'L', 'N', 'U', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    exstar_cpu_dtrsm('L', 'U', 'N', 'N', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+  } else {
+    exstar_cpu_dtrsm('L', 'U', 'T', 'N', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    exstar_cpu_dtrsm('L', 'L', 'T', 'U', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    swap_rows(n, nrhs, ipiv, B, ldb, false);
+  }
 }
 
 } // namespace
@@ -32,7 +75,12 @@ void dgetrf_(const fint *m, const fint *n, double *A, const fint *lda, fint *ipi
   if (*info) return error("DGETRF", -*info);
   if (*m == 0 || *n == 0) return;
   int64_t i = 0;
-  const int s = ready() == 0 ? exstar_dgetrf(*m, *n, A, *lda, ipiv, &i) : EXSTAR_ERR_NOT_INIT;
+  if (small((double)*m * *n * std::min(*m, *n)) || ready() != 0) {
+    getrf_here(*m, *n, A, *lda, ipiv, &i);
+    *info = (fint)i;
+    return;
+  }
+  const int s = exstar_dgetrf(*m, *n, A, *lda, ipiv, &i); // before reading i
   *info = lapack_info(s, i);
 }
 
@@ -47,9 +95,9 @@ void dgetrs_(const char *trans, const fint *n, const fint *nrhs, const double *A
   else if (*ldb < imax(1, *n)) *info = -8;
   if (*info) return error("DGETRS", -*info);
   if (*n == 0 || *nrhs == 0) return;
-  const int s = ready() == 0 ? exstar_dgetrs(lsame(*trans, 'N') ? 'N' : 'T', *n, *nrhs, A, *lda, ipiv, B, *ldb)
-                             : EXSTAR_ERR_NOT_INIT;
-  *info = lapack_info(s, 0);
+  const char t = lsame(*trans, 'N') ? 'N' : 'T';
+  if (small((double)*n * *n * *nrhs) || ready() != 0) return getrs_here(t, *n, *nrhs, A, *lda, ipiv, B, *ldb);
+  *info = lapack_info(exstar_dgetrs(t, *n, *nrhs, A, *lda, ipiv, B, *ldb), 0);
 }
 
 void dgesv_(const fint *n, const fint *nrhs, double *A, const fint *lda, fint *ipiv, double *B, const fint *ldb,
@@ -63,8 +111,14 @@ void dgesv_(const fint *n, const fint *nrhs, double *A, const fint *lda, fint *i
   if (*info) return error("DGESV ", -*info);
   if (*n == 0) return;
   int64_t i = 0;
+  if (small((double)*n * *n * (*n + *nrhs)) || ready() != 0) { // getrf, then getrs unless singular
+    getrf_here(*n, *n, A, *lda, ipiv, &i);
+    *info = (fint)i;
+    if (i == 0 && *nrhs > 0) getrs_here('N', *n, *nrhs, A, *lda, ipiv, B, *ldb);
+    return;
+  }
   // LAPACK's dgesv has no refinement: exstar_dgesv with 0 steps (getrf, then getrs unless singular)
-  const int s = ready() == 0 ? exstar_dgesv(*n, *nrhs, A, *lda, ipiv, B, *ldb, 0, &i) : EXSTAR_ERR_NOT_INIT;
+  const int s = exstar_dgesv(*n, *nrhs, A, *lda, ipiv, B, *ldb, 0, &i); // before reading i
   *info = lapack_info(s, i);
 }
 
@@ -73,8 +127,11 @@ void dlaswp_(const fint *n, double *A, const fint *lda, const fint *k1, const fi
 {
   // LAPACK checks nothing here; no interchange when incx == 0 or the range is empty
   if (*n <= 0 || *incx == 0 || *k2 < *k1) return;
-  if (ready() == 0 && exstar_dlaswp(*n, A, *lda, *k1, *k2, ipiv, *incx) == EXSTAR_SUCCESS) return;
-  // exstar refused (e.g. a pivot beyond lda, which LAPACK does not check): LAPACK's loop
+  if (!small((double)*n * (*k2 - *k1 + 1)) && ready() == 0 &&
+      exstar_dlaswp(*n, A, *lda, *k1, *k2, ipiv, *incx) == EXSTAR_SUCCESS)
+    return;
+  // small, or exstar refused (e.g. a pivot beyond lda, which LAPACK does not check): LAPACK's
+  // loop (interchanges only: the same bits whoever does them)
   const int64_t inc = *incx, ld = *lda;
   int64_t ix = inc > 0 ? *k1 : *k1 + (int64_t)(*k1 - *k2) * inc;
   const int64_t i1 = inc > 0 ? *k1 : *k2, i2 = inc > 0 ? *k2 : *k1, step = inc > 0 ? 1 : -1;
