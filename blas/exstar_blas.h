@@ -86,7 +86,9 @@
  * both paths), without StarPU's per-call cost (about 140 µs for exstar_dgemm at n = 8 against
  * 4 µs for dgemm_ on the calling thread; bench/bench_blas.cpp). The routines computed here
  * (second table) always run on the calling thread (dsymm, dsyrk, dsyr2k, dtrmm and dger use
- * exstar's gemm, through StarPU when large). LAPACK calls always go through StarPU.
+ * exstar's gemm, through StarPU when large). Small LAPACK calls too: getrf by the tiled LU's
+ * panel kernel on one tile holding the whole matrix (what a CPU worker runs for a one-tile
+ * exstar_dgetrf), getrs by exstar's trsm kernel, laswp by the reference loop.
  */
 #ifndef EXSTAR_BLAS_H
 #define EXSTAR_BLAS_H
