@@ -21,6 +21,7 @@ extern "C" {
 void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *, const double *,
             const int *, const double *, const int *, const double *, double *, const int *, size_t, size_t);
 double ddot_(const int *, const double *, const int *, const double *, const int *);
+void dgesv_(const int *, const int *, double *, const int *, int *, double *, const int *, int *);
 void dgemv_(const char *, const int *, const int *, const double *, const double *, const int *, const double *,
             const int *, const double *, double *, const int *, size_t);
 }
@@ -75,6 +76,19 @@ int main(int argc, char **argv)
     }
     exstar_blas_set_small(-1);
     if (n > 32) continue;
+    std::vector<double> S((size_t)n * n), T;
+    std::vector<int> piv((size_t)n);
+    for (int i = 0; i < n; ++i) A[(size_t)(i + i * n)] += n; // well conditioned
+    row("gesv", n, "exstar", median_seconds(r, [&] {
+          S = A, T = x;
+          int64_t info;
+          exstar_dgesv(n, 1, S.data(), n, piv.data(), T.data(), n, 0, &info);
+        }));
+    row("gesv", n, "blas", median_seconds(r, [&] {
+          S = A, T = x;
+          int info;
+          dgesv_(&n, &one, S.data(), &n, piv.data(), T.data(), &n, &info);
+        }));
     double d = 0;
     row("dot", n, "exstar", median_seconds(r, [&] { exstar_ddot(n, x.data(), 1, y.data(), 1, &d); }));
     row("dot", n, "blas", median_seconds(r, [&] { d = ddot_(&n, x.data(), &one, y.data(), &one); }));

@@ -45,11 +45,15 @@
  *   definition); Level 2 rejects it through xerbla_ as the reference.
  * - idamax_: exstar's rule (the first NaN wins) differs from the reference (NaNs never win,
  *   unless first); the first largest finite or infinite |x_i| is the same.
- * - Argument errors call xerbla_(name, &info, len) with the reference's parameter numbers.
- *   The library's own xerbla_ is weak (a program's, e.g. the testers', replaces it) and
- *   prints the reference message to stderr and RETURNS: the library never exits or aborts.
- *   CBLAS errors call cblas_xerbla (weak too), with RowMajorStrg / CBLAS_CallFromC set as the
- *   reference CBLAS does (the CBLAS testers read them).
+ * - Argument errors call xerbla_(name, &info, len) with the reference's parameter numbers:
+ *   the program's own (the reference testers have one) or the system BLAS's. The library only
+ *   REFERENCES xerbla_ (weakly) and never defines it, so under LD_PRELOAD it does not shadow a
+ *   program's override (NumPy's); with no xerbla_ anywhere it prints the reference message to
+ *   stderr itself. Either way the library never exits or aborts. Errors inside a CBLAS call go
+ *   to cblas_xerbla(info + 1, "cblas_<name>") as the reference CBLAS's xerbla does; the
+ *   library's cblas_xerbla (and LAPACKE_xerbla) are weak definitions that print and return
+ *   (the reference's exits), with RowMajorStrg / CBLAS_CallFromC set as the reference CBLAS
+ *   sets them (the CBLAS testers read them).
  *
  * Routines exstar does not have are computed here on the calling thread from exstar's exact
  * accumulator (core/accumulator.h) or exstar's exact CPU kernels (exstar_cpu_dgemm/_dgemv),

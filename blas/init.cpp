@@ -69,7 +69,14 @@ void error(const char *name, fint info)
 {
   char buf[7] = "      "; // six characters, blank padded, as Fortran's SRNAME
   for (size_t i = 0; i < 6 && name[i]; ++i) buf[i] = name[i];
-  xerbla_(buf, &info, 6);
+  if (CBLAS_CallFromC) {
+    char rout[16] = "cblas_";
+    for (size_t i = 0; i < 6 && name[i]; ++i) rout[6 + i] = (char)(name[i] | 0x20);
+    return cblas_xerbla(info + 1, rout, "");
+  }
+  if (xerbla_) return xerbla_(buf, &info, 6);
+  // the reference XERBLA's message; the reference then STOPs, a library must not
+  std::fprintf(stderr, " ** On entry to %s parameter number %2d had an illegal value\n", name, (int)info);
 }
 
 std::vector<double> gather(int64_t n, const double *x, int64_t inc)
@@ -162,22 +169,6 @@ int CBLAS_CallFromC = 0;
 
 int exstar_blas_init(void) { return ready(); }
 void exstar_blas_set_small(double work) { small_work.store(work < 0 ? -1.0 : work); }
-
-// Reference BLAS's XERBLA prints this and STOPs; a library must not stop its program, so this
-// one returns. Weak: a program's own xerbla_ (the reference testers have one) replaces it.
-__attribute__((weak)) void xerbla_(const char *srname, const fint *info, size_t len)
-{
-  if (CBLAS_CallFromC) { // as the reference CBLAS: the C routine's name, one more argument
-    char rout[16] = "cblas_";
-    for (size_t i = 0; i < 6 && i < len && srname[i] != ' '; ++i) rout[6 + i] = (char)(srname[i] | 0x20);
-    cblas_xerbla(*info + 1, rout, "");
-    return;
-  }
-  size_t n = 0;
-  while (n < len && n < 32 && srname[n] && srname[n] != ' ') ++n;
-  std::fprintf(stderr, " ** On entry to %.*s parameter number %2d had an illegal value\n", (int)n, srname,
-               (int)*info);
-}
 
 __attribute__((weak)) void cblas_xerbla(fint info, const char *rout, const char *form, ...)
 {

@@ -12,7 +12,10 @@
 #include <vector>
 
 extern "C" {
-void xerbla_(const char *srname, const int32_t *info, size_t len);
+// A weak REFERENCE, not a definition: the program's xerbla_ (the reference testers' own, NumPy's
+// override) or the system BLAS's is used when there is one, and libexstar_blas never shadows
+// it under LD_PRELOAD; with none, error() prints the reference message itself.
+__attribute__((weak)) void xerbla_(const char *srname, const int32_t *info, size_t len);
 void cblas_xerbla(int32_t info, const char *rout, const char *form, ...);
 extern int RowMajorStrg;
 extern int CBLAS_CallFromC;
@@ -35,7 +38,9 @@ inline bool lsame(char a, char b) { return (a | 0x20) == (b | 0x20); }
 inline char upper(char a) { return (char)(a & ~0x20); }
 inline fint imax(fint a, fint b) { return a > b ? a : b; }
 
-// Calls xerbla_ (the program's own when it has one: ours is weak) with a blank-padded name.
+// Reports an illegal argument as the reference BLAS: from a CBLAS call, cblas_xerbla(info + 1,
+// "cblas_<name>") as the reference CBLAS's xerbla does; else the program's or the system's
+// xerbla_ (blank-padded name); else the reference message on stderr. Never stops the program.
 void error(const char *name, fint info);
 
 // Element i of the BLAS vector (n, x, inc): x[first + i*inc], first = (n-1)*|inc| for inc < 0.
