@@ -8,7 +8,8 @@ pkgs=(build-essential cmake pkg-config git
       libmpfr-dev libgmp-dev catch2 libopenblas-dev
       openmpi-bin libopenmpi-dev
       gnuplot-nox doxygen
-      gfortran dpkg-dev)  # the reference BLAS testers of libexstar_blas (tests/blas, scripts/fetch-lapack-source.sh)
+      gfortran dpkg-dev  # libexstar_blas: the reference BLAS testers (tests/blas, scripts/fetch-lapack-source.sh)
+      python3-numpy python3-pytest python3-hypothesis)  # libexstar_blas: NumPy under LD_PRELOAD (tests/blas)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
