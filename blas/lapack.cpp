@@ -225,7 +225,7 @@ fint LAPACKE_dgesv(int layout, fint n, fint nrhs, double *a, fint lda, fint *ipi
 {
   if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dgesv", -1), -1;
   if (has_nan(layout, n, n, a, lda)) return -4;
-  if (has_nan(layout, n, nrhs, b, ldb)) return -6;
+  if (has_nan(layout, n, nrhs, b, ldb)) return -7; // LAPACKE 3.11 says -7 (b is argument 7)
   fint info = 0;
   if (layout == col_major) return dgesv_(&n, &nrhs, a, &lda, ipiv, b, &ldb, &info), info;
   if (lda < n) return LAPACKE_xerbla("LAPACKE_dgesv_work", -5), -5;
