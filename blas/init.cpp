@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <pthread.h>
 
 #define EXSTAR_ACC_PTR exstar_i64 *
 #define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
@@ -22,10 +23,18 @@ std::once_flag exit_once;
 bool owns_exstar = false;
 std::atomic<double> small_work{-1.0};
 
+// A child of fork() has none of StarPU's threads: a task submitted there would wait forever.
+// There every call takes the calling-thread path (the same bits), and nothing is stopped at exit.
+std::atomic<bool> forked_child{false};
+struct fork_watch {
+  fork_watch() { pthread_atfork(nullptr, nullptr, [] { forked_child.store(true); }); }
+} watch_forks;
+
 // At exit: stop what this library started (StarPU included); a StarPU the program runs is
 // the program's to stop.
 void stop_at_exit()
 {
+  if (forked_child.load()) return;
   std::lock_guard<std::mutex> lock(start_mutex);
   if (owns_exstar && exstar_worker_count(EXSTAR_BACKEND_ALL) > 0) exstar_shutdown();
   owns_exstar = false;
@@ -35,6 +44,7 @@ void stop_at_exit()
 
 int ready()
 {
+  if (forked_child.load(std::memory_order_relaxed)) return EXSTAR_ERR_NOT_INIT;
   // exstar started (by us or by the program) and StarPU alive: the common case, no lock.
   if (exstar_worker_count(EXSTAR_BACKEND_ALL) > 0) return 0;
   std::lock_guard<std::mutex> lock(start_mutex);
@@ -56,6 +66,7 @@ int ready()
 
 bool small(double work)
 {
+  if (forked_child.load(std::memory_order_relaxed)) return true;
   double w = small_work.load(std::memory_order_relaxed);
   if (w < 0) {
     const char *env = std::getenv("EXSTAR_BLAS_SMALL");

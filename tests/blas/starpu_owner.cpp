@@ -2,13 +2,17 @@
 //   starpu_owner program  the program runs StarPU itself: the library attaches, and StarPU is
 //                         still running after the calls (the program stops it);
 //   starpu_owner library  the library starts StarPU on the first call and stops it at exit;
-//   starpu_owner threads  8 threads make their first calls at once: one start, the same bits.
+//   starpu_owner threads  8 threads make their first calls at once: one start, the same bits;
+//   starpu_owner fork     a child of fork() (no StarPU threads) gets the parent's bits and exits.
 // Every call goes through StarPU (exstar_blas_set_small(0)). Exit 0 when all holds.
 #include <starpu.h>
 #include "blas/exstar_blas.h"
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 extern "C" void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *,
@@ -62,5 +66,14 @@ int main(int argc, char **argv)
       if (r[(size_t)k] != r[0]) return fail("threads' results differ");
     return 0;
   }
-  return fail("usage: starpu_owner program|library|threads");
+  if (!std::strcmp(mode, "fork")) {
+    const std::vector<double> c = product(40); // StarPU running in the parent
+    const pid_t pid = fork();
+    if (pid == 0) std::exit(product(40) == c ? 0 : 3); // exit(): the atexit handlers run too
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return fail("fork/waitpid");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return fail("the child's result differs or it failed");
+    return product(40) == c ? 0 : fail("the parent's later call differs");
+  }
+  return fail("usage: starpu_owner program|library|threads|fork");
 }
