@@ -130,7 +130,10 @@ void gemm(char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha, const
     exstar_cpu_dgemm(ta, tb, m, n, k, alpha, A, 0, lda, B, 0, ldb, beta, C, 0, ldc, 0);
     return;
   }
-  exstar_dgemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  // exstar checks its resources before submitting anything (memory, workers): when it refuses,
+  // the calling thread computes the same bits
+  if (exstar_dgemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc) != EXSTAR_SUCCESS)
+    exstar_cpu_dgemm(ta, tb, m, n, k, alpha, A, 0, lda, B, 0, ldb, beta, C, 0, ldc, 0);
 }
 
 void gemv(char trans, int64_t m, int64_t n, double alpha, const double *A, int64_t lda, const double *x,
@@ -143,7 +146,8 @@ void gemv(char trans, int64_t m, int64_t n, double alpha, const double *A, int64
     exstar_cpu_dgemv(trans, m, n, alpha, A, 0, lda, x, 0, incx, beta, y, 0, incy, 0);
     return;
   }
-  exstar_dgemv(trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+  if (exstar_dgemv(trans, m, n, alpha, A, lda, x, incx, beta, y, incy) != EXSTAR_SUCCESS) // refused: here
+    exstar_cpu_dgemv(trans, m, n, alpha, A, 0, lda, x, 0, incx, beta, y, 0, incy, 0);
 }
 
 void scale_vec(int64_t n, double beta, double *y, int64_t incy)

@@ -11,14 +11,11 @@ using namespace exstar_blas;
 
 namespace {
 
-// LAPACK's INFO from exstar's status: exstar's info (>= 0), or a value LAPACK never gives
-// when exstar refused to run (reported on stderr).
-fint lapack_info(int status, int64_t info)
+// Whether exstar ran the call: it refuses (memory, workers) before submitting anything, and the
+// calling thread then computes the same bits.
+bool ran(int status)
 {
-  if (status == EXSTAR_SUCCESS || status == EXSTAR_ERR_SINGULAR || status == EXSTAR_ERR_NONFINITE)
-    return (fint)info;
-  std::fprintf(stderr, "libexstar_blas: %s\n", exstar_last_error());
-  return -1000 + status; // never a LAPACK argument position
+  return status == EXSTAR_SUCCESS || status == EXSTAR_ERR_SINGULAR || status == EXSTAR_ERR_NONFINITE;
 }
 
 // Small factorizations on the calling thread: the tiled LU's panel kernel on ONE tile holding
@@ -80,8 +77,8 @@ void dgetrf_(const fint *m, const fint *n, double *A, const fint *lda, fint *ipi
     *info = (fint)i;
     return;
   }
-  const int s = exstar_dgetrf(*m, *n, A, *lda, ipiv, &i); // before reading i
-  *info = lapack_info(s, i);
+  if (!ran(exstar_dgetrf(*m, *n, A, *lda, ipiv, &i))) getrf_here(*m, *n, A, *lda, ipiv, &i);
+  *info = (fint)i;
 }
 
 void dgetrs_(const char *trans, const fint *n, const fint *nrhs, const double *A, const fint *lda, const fint *ipiv,
@@ -97,7 +94,7 @@ void dgetrs_(const char *trans, const fint *n, const fint *nrhs, const double *A
   if (*n == 0 || *nrhs == 0) return;
   const char t = lsame(*trans, 'N') ? 'N' : 'T';
   if (small((double)*n * *n * *nrhs) || ready() != 0) return getrs_here(t, *n, *nrhs, A, *lda, ipiv, B, *ldb);
-  *info = lapack_info(exstar_dgetrs(t, *n, *nrhs, A, *lda, ipiv, B, *ldb), 0);
+  if (!ran(exstar_dgetrs(t, *n, *nrhs, A, *lda, ipiv, B, *ldb))) getrs_here(t, *n, *nrhs, A, *lda, ipiv, B, *ldb);
 }
 
 void dgesv_(const fint *n, const fint *nrhs, double *A, const fint *lda, fint *ipiv, double *B, const fint *ldb,
@@ -118,8 +115,11 @@ void dgesv_(const fint *n, const fint *nrhs, double *A, const fint *lda, fint *i
     return;
   }
   // LAPACK's dgesv has no refinement: exstar_dgesv with 0 steps (getrf, then getrs unless singular)
-  const int s = exstar_dgesv(*n, *nrhs, A, *lda, ipiv, B, *ldb, 0, &i); // before reading i
-  *info = lapack_info(s, i);
+  if (!ran(exstar_dgesv(*n, *nrhs, A, *lda, ipiv, B, *ldb, 0, &i))) {
+    getrf_here(*n, *n, A, *lda, ipiv, &i);
+    if (i == 0 && *nrhs > 0) getrs_here('N', *n, *nrhs, A, *lda, ipiv, B, *ldb);
+  }
+  *info = (fint)i;
 }
 
 void dlaswp_(const fint *n, double *A, const fint *lda, const fint *k1, const fint *k2, const fint *ipiv,
