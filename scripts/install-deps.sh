@@ -7,7 +7,9 @@ pkgs=(build-essential cmake pkg-config git
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libmpfr-dev libgmp-dev catch2 libopenblas-dev
       openmpi-bin libopenmpi-dev
-      gnuplot-nox doxygen)
+      gnuplot-nox doxygen
+      gfortran dpkg-dev  # libexstar_blas: the reference BLAS testers (tests/blas, scripts/fetch-lapack-source.sh)
+      python3-numpy python3-pytest python3-hypothesis)  # libexstar_blas: NumPy under LD_PRELOAD (tests/blas)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,256 @@
+// libexstar_blas, LAPACK: dgetrf_, dgetrs_, dgesv_, dlaswp_ on exstar's drivers, and their
+// LAPACKE forms. Argument checks and quick returns as LAPACK (xerbla_ with −INFO's position).
+#include "blas/internal.h"
+#include "kernels_cpu/lu_tiled.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace exstar_blas;
+
+namespace {
+
+// Whether exstar ran the call: it refuses (memory, workers) before submitting anything, and the
+// calling thread then computes the same bits.
+bool ran(int status)
+{
+  return status == EXSTAR_SUCCESS || status == EXSTAR_ERR_SINGULAR || status == EXSTAR_ERR_NONFINITE;
+}
+
+// Small factorizations on the calling thread: the tiled LU's panel kernel on ONE tile holding
+// the whole matrix, its GEMM-accumulate state initialized to A, exactly what a CPU worker runs
+// for exstar_dgetrf of a one-tile matrix (every entry is the definition's value, so the bits are
+// exstar_dgetrf's for any tiling; tests/blas proves it). *info: the first zero pivot.
+void getrf_here(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info)
+{
+  std::vector<exstar_gemm_state_entry> st((size_t)(m * n));
+  exstar_cpu_gemm_state_init(m, n, A, 0, lda, st.data(), 0, m);
+  double *a[1] = {A};
+  int64_t ld[1] = {lda}, ldst[1] = {m}, ldlc[1] = {0};
+  exstar_gemm_state_entry *s[1] = {st.data()};
+  const exstar_tile_view v{m, n, std::max(m, n), 1, 1, a, ld, s, ldst, nullptr, ldlc, nullptr};
+  exstar_cpu_lu_panel(&v, 0, ipiv, info, 0);
+}
+
+// Rows k and ipiv[k]-1 of B interchanged, k = 0..n-1 (forward) or n-1..0 (backward).
+void swap_rows(int64_t n, int64_t nrhs, const int32_t *ipiv, double *B, int64_t ldb, bool forward)
+{
+  for (int64_t q = 0; q < n; ++q) {
+    const int64_t k = forward ? q : n - 1 - q, p = ipiv[k] - 1;
+    if (p != k)
+      for (int64_t c = 0; c < nrhs; ++c) std::swap(B[k + c * ldb], B[p + c * ldb]);
+  }
+}
+
+// exstar_dgetrs's definition (laswp, then exstar_dtrsv's substitutions, which exstar_dtrsm
+// with α = 1 gives column by column) by exstar's trsm kernel on the calling thread.
+void getrs_here(char t, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
+                int64_t ldb)
+{
+  if (t == 'N') {
+    swap_rows(n, nrhs, ipiv, B, ldb, true);
+    exstar_cpu_dtrsm('L', 'L', 'N', 'U', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    exstar_cpu_dtrsm('L', 'U', 'N', 'N', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+  } else {
+    exstar_cpu_dtrsm('L', 'U', 'T', 'N', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    exstar_cpu_dtrsm('L', 'L', 'T', 'U', n, nrhs, 1.0, LU, 0, lda, B, 0, ldb, 0);
+    swap_rows(n, nrhs, ipiv, B, ldb, false);
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void dgetrf_(const fint *m, const fint *n, double *A, const fint *lda, fint *ipiv, fint *info)
+{
+  *info = 0;
+  if (*m < 0) *info = -1;
+  else if (*n < 0) *info = -2;
+  else if (*lda < imax(1, *m)) *info = -4;
+  if (*info) return error("DGETRF", -*info);
+  if (*m == 0 || *n == 0) return;
+  int64_t i = 0;
+  if (small((double)*m * *n * std::min(*m, *n)) || ready() != 0) {
+    getrf_here(*m, *n, A, *lda, ipiv, &i);
+    *info = (fint)i;
+    return;
+  }
+  if (!ran(exstar_dgetrf(*m, *n, A, *lda, ipiv, &i))) getrf_here(*m, *n, A, *lda, ipiv, &i);
+  *info = (fint)i;
+}
+
+void dgetrs_(const char *trans, const fint *n, const fint *nrhs, const double *A, const fint *lda, const fint *ipiv,
+             double *B, const fint *ldb, fint *info, size_t)
+{
+  *info = 0;
+  if (!lsame(*trans, 'N') && !lsame(*trans, 'T') && !lsame(*trans, 'C')) *info = -1;
+  else if (*n < 0) *info = -2;
+  else if (*nrhs < 0) *info = -3;
+  else if (*lda < imax(1, *n)) *info = -5;
+  else if (*ldb < imax(1, *n)) *info = -8;
+  if (*info) return error("DGETRS", -*info);
+  if (*n == 0 || *nrhs == 0) return;
+  const char t = lsame(*trans, 'N') ? 'N' : 'T';
+  if (small((double)*n * *n * *nrhs) || ready() != 0) return getrs_here(t, *n, *nrhs, A, *lda, ipiv, B, *ldb);
+  if (!ran(exstar_dgetrs(t, *n, *nrhs, A, *lda, ipiv, B, *ldb))) getrs_here(t, *n, *nrhs, A, *lda, ipiv, B, *ldb);
+}
+
+void dgesv_(const fint *n, const fint *nrhs, double *A, const fint *lda, fint *ipiv, double *B, const fint *ldb,
+            fint *info)
+{
+  *info = 0;
+  if (*n < 0) *info = -1;
+  else if (*nrhs < 0) *info = -2;
+  else if (*lda < imax(1, *n)) *info = -4;
+  else if (*ldb < imax(1, *n)) *info = -7;
+  if (*info) return error("DGESV ", -*info);
+  if (*n == 0) return;
+  int64_t i = 0;
+  if (small((double)*n * *n * (*n + *nrhs)) || ready() != 0) { // getrf, then getrs unless singular
+    getrf_here(*n, *n, A, *lda, ipiv, &i);
+    *info = (fint)i;
+    if (i == 0 && *nrhs > 0) getrs_here('N', *n, *nrhs, A, *lda, ipiv, B, *ldb);
+    return;
+  }
+  // LAPACK's dgesv has no refinement: exstar_dgesv with 0 steps (getrf, then getrs unless singular)
+  if (!ran(exstar_dgesv(*n, *nrhs, A, *lda, ipiv, B, *ldb, 0, &i))) {
+    getrf_here(*n, *n, A, *lda, ipiv, &i);
+    if (i == 0 && *nrhs > 0) getrs_here('N', *n, *nrhs, A, *lda, ipiv, B, *ldb);
+  }
+  *info = (fint)i;
+}
+
+void dlaswp_(const fint *n, double *A, const fint *lda, const fint *k1, const fint *k2, const fint *ipiv,
+             const fint *incx)
+{
+  // LAPACK checks nothing here; no interchange when incx == 0 or the range is empty
+  if (*n <= 0 || *incx == 0 || *k2 < *k1) return;
+  if (!small((double)*n * (*k2 - *k1 + 1)) && ready() == 0 &&
+      exstar_dlaswp(*n, A, *lda, *k1, *k2, ipiv, *incx) == EXSTAR_SUCCESS)
+    return;
+  // small, or exstar refused (e.g. a pivot beyond lda, which LAPACK does not check): LAPACK's
+  // loop (interchanges only: the same bits whoever does them)
+  const int64_t inc = *incx, ld = *lda;
+  int64_t ix = inc > 0 ? *k1 : *k1 + (int64_t)(*k1 - *k2) * inc;
+  const int64_t i1 = inc > 0 ? *k1 : *k2, i2 = inc > 0 ? *k2 : *k1, step = inc > 0 ? 1 : -1;
+  for (int64_t i = i1;; i += step) {
+    const int64_t ip = ipiv[ix - 1];
+    if (ip != i)
+      for (int64_t c = 0; c < *n; ++c) std::swap(A[(i - 1) + c * ld], A[(ip - 1) + c * ld]);
+    ix += inc;
+    if (i == i2) break;
+  }
+}
+
+// ---- LAPACKE --------------------------------------------------------------------------------
+enum { row_major = 101, col_major = 102 };
+
+__attribute__((weak)) void LAPACKE_xerbla(const char *name, fint info)
+{
+  if (info == -1010) std::fprintf(stderr, "Not enough memory to allocate work array in %s\n", name);
+  else if (info < 0) std::fprintf(stderr, "Wrong parameter %d in %s\n", (int)-info, name);
+}
+
+} // extern "C"
+
+namespace {
+
+// LAPACKE checks its inputs for NaN unless LAPACKE_NANCHECK=0 (its default is on).
+bool nancheck_on()
+{
+  const char *e = std::getenv("LAPACKE_NANCHECK");
+  return !(e && *e == '0');
+}
+bool has_nan(int layout, int64_t m, int64_t n, const double *a, int64_t ld)
+{
+  if (!nancheck_on()) return false;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (std::isnan(layout == col_major ? a[i + j * ld] : a[i * ld + j])) return true;
+  return false;
+}
+// Column-major copy (ld max(1, m)) of the row-major m x n matrix a (ld), and back.
+std::vector<double> to_col(int64_t m, int64_t n, const double *a, int64_t ld)
+{
+  std::vector<double> t((size_t)(std::max<int64_t>(1, m) * std::max<int64_t>(1, n)));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) t[(size_t)(i + j * std::max<int64_t>(1, m))] = a[i * ld + j];
+  return t;
+}
+void from_col(int64_t m, int64_t n, const std::vector<double> &t, double *a, int64_t ld)
+{
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) a[i * ld + j] = t[(size_t)(i + j * std::max<int64_t>(1, m))];
+}
+
+} // namespace
+
+extern "C" {
+
+fint LAPACKE_dgetrf(int layout, fint m, fint n, double *a, fint lda, fint *ipiv)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dgetrf", -1), -1;
+  if (has_nan(layout, m, n, a, lda)) return -4;
+  fint info = 0;
+  if (layout == col_major) return dgetrf_(&m, &n, a, &lda, ipiv, &info), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dgetrf_work", -5), -5;
+  std::vector<double> t = to_col(m, n, a, lda);
+  const fint ldt = imax(1, m);
+  dgetrf_(&m, &n, t.data(), &ldt, ipiv, &info);
+  from_col(m, n, t, a, lda);
+  return info;
+}
+
+fint LAPACKE_dgetrs(int layout, char trans, fint n, fint nrhs, const double *a, fint lda, const fint *ipiv, double *b,
+                    fint ldb)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dgetrs", -1), -1;
+  if (has_nan(layout, n, n, a, lda)) return -5;
+  if (has_nan(layout, n, nrhs, b, ldb)) return -8;
+  fint info = 0;
+  if (layout == col_major) return dgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info, 1), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dgetrs_work", -6), -6;
+  if (ldb < nrhs) return LAPACKE_xerbla("LAPACKE_dgetrs_work", -9), -9;
+  const std::vector<double> at = to_col(n, n, a, lda);
+  std::vector<double> bt = to_col(n, nrhs, b, ldb);
+  const fint ld = imax(1, n);
+  dgetrs_(&trans, &n, &nrhs, at.data(), &ld, ipiv, bt.data(), &ld, &info, 1);
+  from_col(n, nrhs, bt, b, ldb);
+  return info;
+}
+
+fint LAPACKE_dgesv(int layout, fint n, fint nrhs, double *a, fint lda, fint *ipiv, double *b, fint ldb)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dgesv", -1), -1;
+  if (has_nan(layout, n, n, a, lda)) return -4;
+  if (has_nan(layout, n, nrhs, b, ldb)) return -7; // LAPACKE 3.11 says -7 (b is argument 7)
+  fint info = 0;
+  if (layout == col_major) return dgesv_(&n, &nrhs, a, &lda, ipiv, b, &ldb, &info), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dgesv_work", -5), -5;
+  if (ldb < nrhs) return LAPACKE_xerbla("LAPACKE_dgesv_work", -8), -8;
+  std::vector<double> at = to_col(n, n, a, lda), bt = to_col(n, nrhs, b, ldb);
+  const fint ld = imax(1, n);
+  dgesv_(&n, &nrhs, at.data(), &ld, ipiv, bt.data(), &ld, &info);
+  from_col(n, n, at, a, lda);
+  from_col(n, nrhs, bt, b, ldb);
+  return info;
+}
+
+fint LAPACKE_dlaswp(int layout, fint n, double *a, fint lda, fint k1, fint k2, const fint *ipiv, fint incx)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dlaswp", -1), -1;
+  if (layout == col_major) return dlaswp_(&n, a, &lda, &k1, &k2, ipiv, &incx), 0;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dlaswp_work", -4), -4;
+  // the rows the interchanges touch: k2 and every pivot used
+  int64_t rows = k2;
+  for (int64_t k = k1; k <= k2 && incx != 0; ++k) rows = std::max<int64_t>(rows, ipiv[(k - k1) * std::abs(incx) + k1 - 1]);
+  std::vector<double> t = to_col(rows, n, a, lda);
+  const fint ld = imax(1, (fint)rows);
+  dlaswp_(&n, t.data(), &ld, &k1, &k2, ipiv, &incx);
+  from_col(rows, n, t, a, lda);
+  return 0;
+}
+
+} // extern "C"

@@ -1,0 +1,13 @@
+# Runs two programs (A, B) and requires their standard outputs to be identical, line for line.
+execute_process(COMMAND ${A} RESULT_VARIABLE ra OUTPUT_VARIABLE oa ERROR_VARIABLE ea)
+execute_process(COMMAND ${B} RESULT_VARIABLE rb OUTPUT_VARIABLE ob ERROR_VARIABLE eb)
+if(NOT ra EQUAL 0 OR NOT rb EQUAL 0)
+  message(FATAL_ERROR "exit ${ra} / ${rb}\n${ea}\n${eb}")
+endif()
+string(REGEX REPLACE "[ \r]" "" oa "${oa}")
+string(REGEX REPLACE "[ \r]" "" ob "${ob}")
+if(NOT oa STREQUAL ob)
+  message(FATAL_ERROR "outputs differ:\n--- ${A}\n${oa}\n--- ${B}\n${ob}")
+endif()
+string(LENGTH "${oa}" len)
+message("identical outputs (${len} characters)")
