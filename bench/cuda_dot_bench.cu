@@ -1,5 +1,6 @@
-// Micro-benchmark of the exact CUDA dot (no StarPU): exstar_cuda_dot + rounding against
-// cublasDdot (device pointer mode) and a device-to-device copy moving the same bytes.
+// Micro-benchmark of the exact CUDA dot and nrm2 (no StarPU): exstar_cuda_dot + rounding against
+// cublasDdot (device pointer mode) and a device-to-device copy moving the same bytes; the exact
+// nrm2 (the dot of x with itself, then the correctly rounded root) against cublasDnrm2.
 //
 //   cuda_dot_bench [--min-log K] [--max-log K] [--reps R] [--data uniform|wide] [--label S]
 //
@@ -7,7 +8,7 @@
 //   op,n,backend,implementation,seconds,GBps
 // seconds: median of R (default 10) runs after a warm-up, timed with CUDA events on one
 // stream; GBps: 16·n bytes / seconds (the bytes a dot reads; the copy reads 8·n and writes
-// 8·n). The exact dot is timed as zero + dot + round, the whole user-visible operation.
+// 8·n; nrm2: 8·n, the bytes of x). The exact dot is timed as zero + dot + round, the whole user-visible operation.
 // Data: uniform in [-1, 1) (default) or `wide` (random exponents in [-300, 300], heavy spill).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -57,9 +58,10 @@ double median_seconds(cudaStream_t s, int reps, const std::function<void()> &op)
   return time_stream(s, reps, nullptr, op);
 }
 
-void print(const char *op, long long n, const std::string &impl, double sec)
+// bytes: what the op reads (16·n for dot and copy, 8·n for nrm2)
+void print(const char *op, long long n, const std::string &impl, double sec, double bytes_per_entry = 16.0)
 {
-  std::printf("%s,%lld,cuda,%s,%.9e,%.2f\n", op, n, impl.c_str(), sec, 16.0 * n / sec * 1e-9);
+  std::printf("%s,%lld,cuda,%s,%.9e,%.2f\n", op, n, impl.c_str(), sec, bytes_per_entry * n / sec * 1e-9);
   std::fflush(stdout);
 }
 
@@ -124,6 +126,16 @@ int main(int argc, char **argv)
       CHECK_CUDA(cudaMemcpyAsync(dst, x, n * sizeof(double), cudaMemcpyDeviceToDevice, s));
     });
     print("copy", n, "memcpy_d2d", t);
+    // nrm2: the exact dot of x with itself (its second read of each entry hits the cache),
+    // then the correctly rounded root (core/sqrt.h); GBps on the 8·n bytes of x
+    t = median_seconds(s, reps, [&] {
+      CHECK_EXSTAR(exstar_cuda_acc_zero(acc, 1, es));
+      CHECK_EXSTAR(exstar_cuda_dot(n, x, 0, 1, x, 0, 1, acc, es));
+      CHECK_EXSTAR(exstar_cuda_acc_round_sqrt(acc, res, es));
+    });
+    print("nrm2", n, label, t, 8.0);
+    t = median_seconds(s, reps, [&] { CHECK_CUBLAS(cublasDnrm2(h, (int)n, x, 1, res + 1)); });
+    print("nrm2", n, "cublas", t, 8.0);
     double r[2];
     CHECK_CUDA(cudaMemcpyAsync(r, res, sizeof r, cudaMemcpyDeviceToHost, s));
     CHECK_CUDA(cudaStreamSynchronize(s));
