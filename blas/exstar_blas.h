@@ -3,7 +3,7 @@
  *
  * The library exports the standard symbols of the double-precision real BLAS (Fortran ABI:
  * `ddot_`, `dgemm_`, ...; CBLAS: `cblas_ddot`, `cblas_dgemm`, ...), of LAPACK's `dgetrf_`,
- * `dgetrs_`, `dgesv_`, `dlaswp_` and of their LAPACKE forms. Use: link with `-lexstar_blas`
+ * `dgetrs_`, `dgesv_`, `dlaswp_`, `dpotrf_`, `dpotrs_`, `dposv_` and of their LAPACKE forms. Use: link with `-lexstar_blas`
  * ahead of the system BLAS, or run an unmodified program with `LD_PRELOAD=libexstar_blas.so`.
  * Single, complex and double-complex routines are NOT defined here, so the system's BLAS keeps
  * serving them. Fortran INTEGER is 32-bit (LP64); CHARACTER arguments' hidden lengths are
@@ -26,6 +26,7 @@
  * | dgemm_  | exstar_dgemm  | c_ij := RN(Σ_l α·a_il·b_lj + β·c_ij) |
  * | dtrsm_  | exstar_dtrsm  | trsv's definition per column (row) from α·b |
  * | dgetrf_, dgetrs_, dgesv_, dlaswp_ | exstar_dgetrf, exstar_dgetrs, exstar_dgesv (no refinement), exstar_dlaswp | lapack.h |
+ * | dpotrf_, dpotrs_, dposv_ | exstar_dpotrf, exstar_dpotrs, exstar_dposv (no refinement) | lapack.h |
  *
  * Reference BLAS semantics win where they differ from exstar's definitions, so that programs
  * and the reference testers see the BLAS they expect:

@@ -1,7 +1,8 @@
-// libexstar_blas, LAPACK: dgetrf_, dgetrs_, dgesv_, dlaswp_ on exstar's drivers, and their
-// LAPACKE forms. Argument checks and quick returns as LAPACK (xerbla_ with −INFO's position).
+// libexstar_blas, LAPACK: dgetrf_, dgetrs_, dgesv_, dlaswp_, dpotrf_, dpotrs_, dposv_ on
+// exstar's drivers, and their LAPACKE forms. Argument checks and quick returns as LAPACK (xerbla_ with −INFO's position).
 #include "blas/internal.h"
 #include "kernels_cpu/lu_tiled.h"
+#include "kernels_cpu/potrf_tiled.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -59,9 +60,96 @@ void getrs_here(char t, int64_t n, int64_t nrhs, const double *LU, int64_t lda, 
   }
 }
 
+// Whether exstar ran a Cholesky call (as ran()).
+bool ran_chol(int status)
+{
+  return status == EXSTAR_SUCCESS || status == EXSTAR_ERR_NOT_POSDEF || status == EXSTAR_ERR_NONFINITE;
+}
+
+// Small Cholesky factorizations on the calling thread: the tiled Cholesky's panel kernel on ONE
+// tile holding the whole lower triangle (uplo 'U': its transposed copy), its state initialized
+// to A, what a CPU worker runs for exstar_dpotrf of a one-tile matrix. *info: the first column
+// whose exact value under the root is not positive.
+void potrf_here(char u, int64_t n, double *A, int64_t lda, int64_t *info)
+{
+  std::vector<double> T;
+  double *a = A;
+  int64_t ld = lda;
+  if (u == 'U') {
+    T.assign((size_t)(n * n), 0.0);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = j; i < n; ++i) T[(size_t)(i + j * n)] = A[j + i * lda];
+    a = T.data(), ld = n;
+  }
+  std::vector<exstar_gemm_state_entry> st((size_t)(n * n));
+  exstar_cpu_gemm_state_init(n, n, a, 0, ld, st.data(), 0, n);
+  std::vector<int32_t> fail((size_t)n, 0);
+  double *t[1] = {a};
+  int64_t lds[1] = {ld}, ldst[1] = {n}, ldlc[1] = {0};
+  exstar_gemm_state_entry *s[1] = {st.data()};
+  const exstar_tile_view v{n, n, n, 1, 1, t, lds, s, ldst, nullptr, ldlc, nullptr};
+  exstar_cpu_potrf_panel(&v, 0, 0, 1, fail.data(), 0);
+  *info = 0;
+  for (int64_t j = 0; j < n && *info == 0; ++j)
+    if (fail[(size_t)j]) *info = j + 1;
+  if (u == 'U')
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = j; i < n; ++i) A[j + i * lda] = T[(size_t)(i + j * n)];
+}
+
+// exstar_dpotrs's definition (two exact triangular solves) by exstar's trsm kernel here.
+void potrs_here(char u, int64_t n, int64_t nrhs, const double *A, int64_t lda, double *B, int64_t ldb)
+{
+  exstar_cpu_dtrsm('L', u, u == 'L' ? 'N' : 'T', 'N', n, nrhs, 1.0, A, 0, lda, B, 0, ldb, 0);
+  exstar_cpu_dtrsm('L', u, u == 'L' ? 'T' : 'N', 'N', n, nrhs, 1.0, A, 0, lda, B, 0, ldb, 0);
+}
+
+// LAPACK's checks of uplo, n, nrhs (when given), lda and ldb (when given): the INFO position.
+fint check_chol(const char *uplo, fint n, const fint *nrhs, fint lda, const fint *ldb)
+{
+  if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) return -1;
+  if (n < 0) return -2;
+  if (nrhs && *nrhs < 0) return -3;
+  if (lda < imax(1, n)) return nrhs ? -5 : -4;
+  if (ldb && *ldb < imax(1, n)) return -7;
+  return 0;
+}
+
 } // namespace
 
 extern "C" {
+
+void dpotrf_(const char *uplo, const fint *n, double *A, const fint *lda, fint *info, size_t)
+{
+  if ((*info = check_chol(uplo, *n, nullptr, *lda, nullptr))) return error("DPOTRF", -*info);
+  if (*n == 0) return;
+  const char u = lsame(*uplo, 'U') ? 'U' : 'L';
+  int64_t i = 0;
+  if (small((double)*n * *n * *n / 3) || ready() != 0 || !ran_chol(exstar_dpotrf(u, *n, A, *lda, &i)))
+    potrf_here(u, *n, A, *lda, &i);
+  *info = (fint)i;
+}
+
+void dpotrs_(const char *uplo, const fint *n, const fint *nrhs, const double *A, const fint *lda, double *B,
+             const fint *ldb, fint *info, size_t)
+{
+  if ((*info = check_chol(uplo, *n, nrhs, *lda, ldb))) return error("DPOTRS", -*info);
+  if (*n == 0 || *nrhs == 0) return;
+  const char u = lsame(*uplo, 'U') ? 'U' : 'L';
+  if (small((double)*n * *n * *nrhs) || ready() != 0 ||
+      exstar_dpotrs(u, *n, *nrhs, A, *lda, B, *ldb) != EXSTAR_SUCCESS)
+    potrs_here(u, *n, *nrhs, A, *lda, B, *ldb);
+}
+
+void dposv_(const char *uplo, const fint *n, const fint *nrhs, double *A, const fint *lda, double *B, const fint *ldb,
+            fint *info, size_t)
+{
+  if ((*info = check_chol(uplo, *n, nrhs, *lda, ldb))) return error("DPOSV ", -*info);
+  if (*n == 0) return;
+  // LAPACK's dposv: potrf, then potrs unless the factorization failed (no refinement)
+  dpotrf_(uplo, n, A, lda, info, 1);
+  if (*info == 0 && *nrhs > 0) dpotrs_(uplo, n, nrhs, A, lda, B, ldb, info, 1);
+}
 
 void dgetrf_(const fint *m, const fint *n, double *A, const fint *lda, fint *ipiv, fint *info)
 {
@@ -233,6 +321,73 @@ fint LAPACKE_dgesv(int layout, fint n, fint nrhs, double *a, fint lda, fint *ipi
   std::vector<double> at = to_col(n, n, a, lda), bt = to_col(n, nrhs, b, ldb);
   const fint ld = imax(1, n);
   dgesv_(&n, &nrhs, at.data(), &ld, ipiv, bt.data(), &ld, &info);
+  from_col(n, n, at, a, lda);
+  from_col(n, nrhs, bt, b, ldb);
+  return info;
+}
+
+} // extern "C"
+
+namespace {
+
+// LAPACKE's NaN check of a symmetric matrix: the uplo triangle only (LAPACKE_dpo_nancheck).
+bool has_nan_triangle(int layout, char uplo, int64_t n, const double *a, int64_t ld)
+{
+  if (!nancheck_on()) return false;
+  const bool lower = (uplo == 'L' || uplo == 'l') == (layout == col_major); // in column-major terms
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = lower ? j : 0; i < (lower ? n : j + 1); ++i)
+      if (std::isnan(a[i + j * ld])) return true;
+  return false;
+}
+
+} // namespace
+
+extern "C" {
+
+fint LAPACKE_dpotrf(int layout, char uplo, fint n, double *a, fint lda)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dpotrf", -1), -1;
+  if (has_nan_triangle(layout, uplo, n, a, lda)) return -4;
+  fint info = 0;
+  if (layout == col_major) return dpotrf_(&uplo, &n, a, &lda, &info, 1), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dpotrf_work", -5), -5;
+  std::vector<double> t = to_col(n, n, a, lda);
+  const fint ldt = imax(1, n);
+  dpotrf_(&uplo, &n, t.data(), &ldt, &info, 1);
+  from_col(n, n, t, a, lda);
+  return info;
+}
+
+fint LAPACKE_dpotrs(int layout, char uplo, fint n, fint nrhs, const double *a, fint lda, double *b, fint ldb)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dpotrs", -1), -1;
+  if (has_nan_triangle(layout, uplo, n, a, lda)) return -5;
+  if (has_nan(layout, n, nrhs, b, ldb)) return -7;
+  fint info = 0;
+  if (layout == col_major) return dpotrs_(&uplo, &n, &nrhs, a, &lda, b, &ldb, &info, 1), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dpotrs_work", -6), -6;
+  if (ldb < nrhs) return LAPACKE_xerbla("LAPACKE_dpotrs_work", -8), -8;
+  const std::vector<double> at = to_col(n, n, a, lda);
+  std::vector<double> bt = to_col(n, nrhs, b, ldb);
+  const fint ld = imax(1, n);
+  dpotrs_(&uplo, &n, &nrhs, at.data(), &ld, bt.data(), &ld, &info, 1);
+  from_col(n, nrhs, bt, b, ldb);
+  return info;
+}
+
+fint LAPACKE_dposv(int layout, char uplo, fint n, fint nrhs, double *a, fint lda, double *b, fint ldb)
+{
+  if (layout != row_major && layout != col_major) return LAPACKE_xerbla("LAPACKE_dposv", -1), -1;
+  if (has_nan_triangle(layout, uplo, n, a, lda)) return -5;
+  if (has_nan(layout, n, nrhs, b, ldb)) return -7;
+  fint info = 0;
+  if (layout == col_major) return dposv_(&uplo, &n, &nrhs, a, &lda, b, &ldb, &info, 1), info;
+  if (lda < n) return LAPACKE_xerbla("LAPACKE_dposv_work", -6), -6;
+  if (ldb < nrhs) return LAPACKE_xerbla("LAPACKE_dposv_work", -8), -8;
+  std::vector<double> at = to_col(n, n, a, lda), bt = to_col(n, nrhs, b, ldb);
+  const fint ld = imax(1, n);
+  dposv_(&uplo, &n, &nrhs, at.data(), &ld, bt.data(), &ld, &info, 1);
   from_col(n, n, at, a, lda);
   from_col(n, nrhs, bt, b, ldb);
   return info;

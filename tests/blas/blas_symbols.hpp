@@ -64,6 +64,10 @@ void dgetrf_(const fint *, const fint *, double *, const fint *, fint *, fint *)
 void dgetrs_(const char *, const fint *, const fint *, const double *, const fint *, const fint *, double *,
              const fint *, fint *, size_t);
 void dgesv_(const fint *, const fint *, double *, const fint *, fint *, double *, const fint *, fint *);
+void dpotrf_(const char *, const fint *, double *, const fint *, fint *, size_t);
+void dpotrs_(const char *, const fint *, const fint *, const double *, const fint *, double *, const fint *, fint *,
+             size_t);
+void dposv_(const char *, const fint *, const fint *, double *, const fint *, double *, const fint *, fint *, size_t);
 void dlaswp_(const fint *, double *, const fint *, const fint *, const fint *, const fint *, const fint *);
 
 enum { CblasRowMajor = 101, CblasColMajor = 102, CblasNoTrans = 111, CblasTrans = 112, CblasUpper = 121,
@@ -75,5 +79,8 @@ void cblas_dgemm(int, int, int, fint, fint, fint, double, const double *, fint, 
 void cblas_dtrsm(int, int, int, int, int, fint, fint, double, const double *, fint, double *, fint);
 void cblas_dtrsv(int, int, int, int, fint, const double *, fint, double *, fint);
 fint LAPACKE_dgesv(int, fint, fint, double *, fint, fint *, double *, fint);
+fint LAPACKE_dpotrf(int, char, fint, double *, fint);
+fint LAPACKE_dpotrs(int, char, fint, fint, const double *, fint, double *, fint);
+fint LAPACKE_dposv(int, char, fint, fint, double *, fint, double *, fint);
 fint LAPACKE_dgetrf(int, fint, fint, double *, fint, fint *);
 }

@@ -289,6 +289,64 @@ TEST_CASE("dgetrf_, dgetrs_, dgesv_, dlaswp_, LAPACKE: exstar's bits", "[blas]")
   });
 }
 
+TEST_CASE("dpotrf_, dpotrs_, dposv_, LAPACKE: exstar's bits, both triangles", "[blas]")
+{
+  both_paths([&] {
+    const int n = 14, nrhs = 3, ld = 15;
+    Rng rng(12);
+    const std::vector<double> G = gen_uniform(n * n, rng);
+    std::vector<double> Ap((size_t)(ld * n), kNaN); // B·Bᵀ + n·I, NaN in the padding
+    for (int j = 0; j < n; ++j)
+      for (int i = j; i < n; ++i) {
+        double t = i == j ? n : 0.0;
+        for (int q = 0; q < n; ++q) t += G[(size_t)(i + q * n)] * G[(size_t)(j + q * n)];
+        Ap[(size_t)(i + j * ld)] = Ap[(size_t)(j + i * ld)] = t;
+      }
+    const std::vector<double> B = gen_uniform(ld * nrhs, rng);
+    for (char u : {'L', 'U'}) {
+      INFO("uplo " << u);
+      std::vector<double> fa = Ap, fb = Ap;
+      int64_t info64;
+      fint info;
+      REQUIRE(exstar_dpotrf(u, n, fa.data(), ld, &info64) == EXSTAR_SUCCESS);
+      dpotrf_(&u, &n, fb.data(), &ld, &info, 1);
+      CHECK(info == 0);
+      CHECK(same(fa, fb));
+      std::vector<double> ba = B, bb = B;
+      REQUIRE(exstar_dpotrs(u, n, nrhs, fa.data(), ld, ba.data(), ld) == EXSTAR_SUCCESS);
+      dpotrs_(&u, &n, &nrhs, fb.data(), &ld, bb.data(), &ld, &info, 1);
+      CHECK(same(ba, bb));
+      std::vector<double> pa = Ap, xa = B;
+      dposv_(&u, &n, &nrhs, pa.data(), &ld, xa.data(), &ld, &info, 1);
+      CHECK(info == 0);
+      CHECK(same(pa, fa));
+      CHECK(same(xa, ba));
+      // LAPACKE row-major: the transposed copy (the same symmetric matrix) in, the transposed
+      // factor and the same solution out
+      std::vector<double> Ar((size_t)(n * n)), Br((size_t)(n * nrhs));
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) Ar[(size_t)(i * n + j)] = Ap[(size_t)(i + j * ld)];
+        for (int j = 0; j < nrhs; ++j) Br[(size_t)(i * nrhs + j)] = B[(size_t)(i + j * ld)];
+      }
+      CHECK(LAPACKE_dposv(CblasRowMajor, u, n, nrhs, Ar.data(), n, Br.data(), nrhs) == 0);
+      bool all = true;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) all &= same_bits(Ar[(size_t)(i * n + j)], fa[(size_t)(i + j * ld)]);
+        for (int j = 0; j < nrhs; ++j) all &= same_bits(Br[(size_t)(i * nrhs + j)], ba[(size_t)(i + j * ld)]);
+      }
+      CHECK(all);
+    }
+    // not positive definite: LAPACK's info, B untouched
+    std::vector<double> S = Ap, Bs = B;
+    S[(size_t)(5 + 5 * ld)] = -1.0;
+    fint info;
+    const char L = 'L';
+    dposv_(&L, &n, &nrhs, S.data(), &ld, Bs.data(), &ld, &info, 1);
+    CHECK(info == 6);
+    CHECK(same(Bs, B));
+  });
+}
+
 TEST_CASE("reference quick returns: nothing read or written that the reference BLAS leaves alone", "[blas]")
 {
   REQUIRE(exstar_blas_init() == 0);
