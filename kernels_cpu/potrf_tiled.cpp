@@ -25,12 +25,7 @@ template <class L>
 double exact_root(double a, int64_t kend, const L &l)
 {
   exstar_i64 acc[EXSTAR_ACC_WORDS] = {}, work[EXSTAR_ACC_WORDS];
-  double fpe[EXSTAR_FPE_N];
-  exstar_fpe_zero(fpe);
-  int flags = exstar_sum_step_cpu(acc, fpe, a);
-  for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_cpu(acc, fpe, -l(k), l(k));
-  exstar_acc_flush_fpe_cpu(acc, fpe);
-  exstar_acc_add_flags_cpu(acc, flags);
+  exstar_tiled::exact_value(acc, a, kend, l, l);
   return exstar_acc_round_sqrt_private(acc, work);
 }
 

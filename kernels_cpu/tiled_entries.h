@@ -13,17 +13,25 @@ namespace exstar_tiled {
 
 using exstar_gemm::view;
 
-// The definition's exact value RN(a − Σ_{k<kend} l(k)·u(k)), a and every −l·u an exact term.
+// acc := the exact value a − Σ_{k<kend} l(k)·u(k), a and every −l·u an exact term (acc zeroed
+// by the caller).
 template <class L, class U>
-double exact_sum(double a, int64_t kend, const L &l, const U &u)
+void exact_value(exstar_i64 acc[EXSTAR_ACC_WORDS], double a, int64_t kend, const L &l, const U &u)
 {
-  exstar_i64 acc[EXSTAR_ACC_WORDS] = {};
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
   int flags = exstar_sum_step_cpu(acc, fpe, a);
   for (int64_t k = 0; k < kend; ++k) flags |= exstar_dot_step_cpu(acc, fpe, -l(k), u(k));
   exstar_acc_flush_fpe_cpu(acc, fpe);
   exstar_acc_add_flags_cpu(acc, flags);
+}
+
+// The definition's exact value RN(a − Σ_{k<kend} l(k)·u(k)).
+template <class L, class U>
+double exact_sum(double a, int64_t kend, const L &l, const U &u)
+{
+  exstar_i64 acc[EXSTAR_ACC_WORDS] = {};
+  exact_value(acc, a, kend, l, u);
   return exstar_acc_round_private(acc);
 }
 

@@ -31,6 +31,16 @@ std::string implementations(const starpu_codelet &cl)
   return list + " workers";
 }
 
+// "worker for NAME (it runs on ...)" for the first of cls no worker of this process runs, or "".
+std::string first_without_worker(const std::vector<const starpu_codelet *> &cls)
+{
+  for (const starpu_codelet *cl : cls)
+    if (!runs_here(*cl))
+      return std::string("worker for ") + (cl->name ? cl->name : "a codelet") + " (it runs on " +
+             implementations(*cl) + ")";
+  return "";
+}
+
 // What this process lacks to run the distributed LU (plain: its plain-double twin), "" if nothing.
 // The panel path is exstar_rt::tiled_lu_runs's rule, the one-process driver's; the others are
 // the codelets runtime/mpi/getrf.cpp and runtime/getrf_tiled_graph.h submit beside it (keep
@@ -50,11 +60,7 @@ std::string lacking(bool plain)
             : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_lu_laswp_cl,
                                                   &exstar_lu_laswp_host_cl, &exstar_state_init_cl,
                                                   &exstar_state_gemm_cl};
-  for (const starpu_codelet *cl : others)
-    if (!runs_here(*cl))
-      return std::string("worker for ") + (cl->name ? cl->name : "a codelet") + " (it runs on " +
-             implementations(*cl) + ")";
-  return "";
+  return first_without_worker(others);
 }
 
 // What this process lacks to run the distributed Cholesky, "" if nothing: its diagonal and panel
@@ -68,11 +74,7 @@ std::string lacking_potrf(bool plain)
                                                   &exstar_potrf_plain_update_cl}
             : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_state_init_cl,
                                                   &exstar_state_gemm_cl};
-  for (const starpu_codelet *cl : others)
-    if (!runs_here(*cl))
-      return std::string("worker for ") + (cl->name ? cl->name : "a codelet") + " (it runs on " +
-             implementations(*cl) + ")";
-  return "";
+  return first_without_worker(others);
 }
 
 // EXSTAR_SUCCESS when no process lacks anything (gap empty everywhere), else EXSTAR_ERR_NO_WORKER
