@@ -923,7 +923,10 @@ case_memory() {
   local mb rc
   for mb in 200 250 300 400 800 1500; do
     rm -f LU.mtx P.mtx
-    (ulimit -c 0; ulimit -v $((mb * 1024)); exec timeout 120 "$EXSTAR" getrf A.mtx -o LU.mtx --ipiv P.mtx) \
+    # OPENBLAS_NUM_THREADS=1: OpenBLAS starts one thread a core when it is loaded, before the
+    # tool's main can choose (main.cpp), each with a 128 MB buffer: on a 16-core machine they
+    # alone exceed 1.5 GB and OpenBLAS ends the process (seen on the GPU host, 2026-11-27)
+    (ulimit -c 0; ulimit -v $((mb * 1024)); OPENBLAS_NUM_THREADS=1 exec timeout 120 "$EXSTAR" getrf A.mtx -o LU.mtx --ipiv P.mtx) \
       >stdout.txt 2>stderr.txt
     rc=$?
     ERR=$(cat stderr.txt)
