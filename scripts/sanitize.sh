@@ -31,8 +31,17 @@ cd "$build"
 #    (as scripts/test.sh), anything CUDA (not built), the installed-package test (its outside
 #    consumer is built without -fsanitize and cannot load an ASan library) and the tests of
 #    step 2. No leak check here: see step 2.
+#    Not the NumPy tests either: they preload the instrumented libexstar_blas into Debian's
+#    python3, which is not instrumented, and ASan refuses to start after another runtime.
 ASAN_OPTIONS="$asan:detect_leaks=0" \
-  ctest --output-on-failure --timeout 1200 -LE 'heavy|install' -E 'cuda|^api$|^handles$|^cli_'
+  ctest --output-on-failure --timeout 1200 -LE 'heavy|install' \
+        -E 'cuda|^api$|^handles$|^cli_|^blas_numpy|^blas_starpu_owner_threads$'
+# blas_starpu_owner_threads: the first BLAS call, from one of 8 threads, starts StarPU and PoCL
+# there, and PoCL's LLVM installs its own (malloc'ed) alternate signal stack on that thread;
+# when the thread ends, ASan unmaps the thread's current alternate stack as if it were its own
+# and dies ("unable to unmap"). use_sigaltstack=0: ASan keeps none, the rest is checked as above.
+ASAN_OPTIONS="$asan:detect_leaks=0:use_sigaltstack=0" \
+  ctest --output-on-failure --timeout 1200 -R '^blas_starpu_owner_threads$'
 errors=$(date +%s)
 
 # 2. Leaks too, in programs that call every public entry point (blocking calls through the
