@@ -1,4 +1,4 @@
-// exstar bench dot|gemv|trsv|gemm|getrf --n N [--reps R]: times the exact library call against
+// exstar bench dot|nrm2|gemv|trsv|gemm|getrf|potrf --n N [--reps R]: times the exact library call against
 // the vendor's plain-double implementation (BLAS, LAPACK) on the same cores, and prints the
 // medians and ratios.
 #include "baseline.hpp"
@@ -84,6 +84,7 @@ struct Workspace {
 #ifdef EXSTAR_TOOL_HAVE_LAPACK
 extern "C" {
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t);
 double ddot_(const int *n, const double *x, const int *incx, const double *y, const int *incy);
 double dnrm2_(const int *n, const double *x, const int *incx);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a, const int *lda,
@@ -263,8 +264,34 @@ std::vector<Contender> getrf_contenders(int64_t n, Workspace &w, Rng &rng)
   return c;
 }
 
+// potrf: a symmetric positive definite A (uniform in [-1, 1) mirrored from the lower triangle,
+// n on the diagonal: strictly diagonally dominant), factored by the exact and plain tiled graphs
+// and by LAPACK's dpotrf.
+std::vector<Contender> potrf_contenders(int64_t n, Workspace &w, Rng &rng)
+{
+  w.a = random_matrix(rng, n, n);
+  for (int64_t j = 0; j < n; ++j) {
+    w.a.at(j, j) = (double)n;
+    for (int64_t i = j + 1; i < n; ++i) w.a.at(j, i) = w.a.at(i, j);
+  }
+  auto reset = [&w] { w.out = w.a.values; };
+  std::vector<Contender> c = {
+      {"exact", "exstar_dpotrf (StarPU, tiled)", reset,
+       [&w, n] { return exstar_dpotrf('L', n, w.out.data(), n, &w.info); }},
+      {"plain-tiled", "exstar_dpotrf_plain (StarPU, tiled)", reset,
+       [&w, n] { return exstar_dpotrf_plain('L', n, w.out.data(), n, &w.info); }}};
+#ifdef EXSTAR_TOOL_HAVE_LAPACK
+  c.push_back({"lapack", vendor_where("LAPACK dpotrf"), reset, vendor([&w, n] {
+                 int ni = (int)n, info = 0;
+                 dpotrf_("L", &ni, w.out.data(), &ni, &info, 1);
+               })});
+#endif
+  return c;
+}
+
 std::vector<Contender> contenders(const std::string &op, int64_t n, Workspace &w, Rng &rng)
 {
+  if (op == "potrf") return potrf_contenders(n, w, rng);
   if (op == "dot") return dot_contenders(n, w, rng);
   if (op == "nrm2") return nrm2_contenders(n, w, rng);
   if (op == "gemv") return gemv_contenders(n, w, rng);
@@ -287,17 +314,19 @@ std::string workers()
 
 int run(const Args &args)
 {
-  args.expect_files(1, 1, "one operation: dot, nrm2, gemv, trsv, gemm or getrf");
+  args.expect_files(1, 1, "one operation: dot, nrm2, gemv, trsv, gemm, getrf or potrf");
   const std::string op = args.files()[0];
-  if (op != "dot" && op != "nrm2" && op != "gemv" && op != "trsv" && op != "gemm" && op != "getrf")
-    throw UsageError("unknown operation '" + op + "' (dot, nrm2, gemv, trsv, gemm or getrf)");
+  if (op != "dot" && op != "nrm2" && op != "gemv" && op != "trsv" && op != "gemm" && op != "getrf" && op != "potrf")
+    throw UsageError("unknown operation '" + op + "' (dot, nrm2, gemv, trsv, gemm, getrf or potrf)");
   if (!args.has("--n")) throw UsageError("missing --n N");
-  const int64_t max_n = op == "dot" || op == "nrm2" ? (int64_t(1) << 28) : op == "getrf" || op == "gemm" ? 8192 : 16384;
+  const int64_t max_n = op == "dot" || op == "nrm2"                      ? (int64_t(1) << 28)
+                        : op == "getrf" || op == "gemm" || op == "potrf" ? 8192
+                                                                         : 16384;
   int64_t n = args.integer("--n", 0, 1, max_n);
   int reps = (int)args.integer("--reps", 5, 1, 1000);
   Rng rng((uint64_t)args.integer("--seed", 1, 0, INT64_MAX));
   Session session(args);
-  if (op == "getrf") lu_shape(args);
+  if (op == "getrf" || op == "potrf") lu_shape(args);
   Workspace w;
   std::vector<Contender> list = contenders(op, n, w, rng);
   std::vector<double> medians;
@@ -319,14 +348,14 @@ int run(const Args &args)
 std::string help()
 {
   return std::string(
-             "usage: exstar bench dot|nrm2|gemv|trsv|gemm|getrf --n N [options]\n\n"
+             "usage: exstar bench dot|nrm2|gemv|trsv|gemm|getrf|potrf --n N [options]\n\n"
              "Times the exact library call against the best plain-double implementation of the\n"
              "same operation the tool is linked with (BLAS and LAPACK: OpenBLAS on Debian, on as\n"
              "many threads as there are CPU workers, the same cores; the machine's cores when there\n"
              "are none) and prints the median time of each and its ratio to that baseline, the\n"
              "last line. Data: uniform random in [-1, 1) (trsv: a lower triangular matrix with a\n"
-             "dominant diagonal). Each contender runs once untimed first (warm-up), then R timed\n"
-             "runs.\n"
+             "dominant diagonal; potrf: a symmetric one, n on the diagonal). Each contender runs\n"
+             "once untimed first (warm-up), then R timed runs.\n"
              "  dot    exstar_ddot, n-vectors           vs BLAS ddot\n"
              "  nrm2   exstar_dnrm2, n-vector            vs BLAS dnrm2\n"
              "  gemv   exstar_dgemv, n x n, y := A x    vs BLAS dgemv\n"
@@ -335,13 +364,15 @@ std::string help()
              "  getrf  exstar_dgetrf, n x n, tiled      vs exstar_dgetrf_plain (plain-tiled: the same\n"
              "                                          tiled graph with LAPACK/BLAS kernels) and\n"
              "                                          LAPACK dgetrf; one line each\n"
+             "  potrf  exstar_dpotrf, n x n, tiled       vs exstar_dpotrf_plain (the same tiled graph\n"
+             "                                          with LAPACK/BLAS kernels) and LAPACK dpotrf\n"
              "A build without BLAS and LAPACK compares with double loops written in the tool\n"
-             "(one thread; getrf: plain-tiled alone), and says so.\n\n"
+             "(one thread; getrf: plain-tiled alone), and says so; potrf needs LAPACK.\n\n"
              "options:\n"
              "  --n N          problem size (required)\n"
              "  --reps R       timed runs per contender (default 5)\n"
              "  --seed S       seed of the random data (default 1)\n"
-             "  --nb NB        getrf: tile edge of both tiled graphs (default exstar_default_tile)\n") +
+             "  --nb NB        getrf, potrf: tile edge of both tiled graphs (default exstar_default_tile)\n") +
          runtime_options_help;
 }
 

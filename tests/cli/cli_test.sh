@@ -657,16 +657,16 @@ case_mpi_defaults() {
 
 case_bench() {
   local op
-  for op in dot nrm2 gemv trsv gemm getrf; do
+  for op in dot nrm2 gemv trsv gemm getrf potrf; do
     run bench "$op" --n 24 --reps 1 --backend cpu
     [ "$RC" = 0 ] || fail "bench $op: exit $RC ($ERR)"
     # the exact call, then the baseline, last, with ratio 1: the vendor's BLAS or LAPACK call
     # (the tool's own loop only in a build without them)
     grep -q "^exstar bench $op: n = 24" stdout.txt && grep -qE "^exact .* [0-9.]+e[-+][0-9]+ " stdout.txt &&
-      tail -1 stdout.txt | grep -qE "^(blas +BLAS d$op|lapack +LAPACK dgetrf|plain +double).* 1$" ||
+      tail -1 stdout.txt | grep -qE "^(blas +BLAS d$op|lapack +LAPACK d(getrf|potrf)|plain +double).* 1$" ||
       fail "bench $op: table '$OUT'"
-    # getrf: the exact and plain tiled graphs and LAPACK's dgetrf, one line each
-    [ "$op" != getrf ] || grep -qE "^plain-tiled " stdout.txt || fail "bench getrf: no plain-tiled line"
+    # getrf, potrf: the exact and plain tiled graphs and LAPACK's call, one line each
+    case $op in getrf|potrf) grep -qE "^plain-tiled " stdout.txt || fail "bench $op: no plain-tiled line" ;; esac
     echo "ok: bench $op"
   done
   cat stdout.txt
