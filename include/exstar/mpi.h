@@ -65,6 +65,22 @@ int exstar_mpi_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipi
  * and BLAS kernels: NOT exact), for the benchmarks. */
 int exstar_mpi_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb,
                             int P, int Q);
+/** exstar_mpi_dgetrf on a matrix that is already distributed, as an application that never holds
+ * it in one place has it (Chameleon's tile layout): tile (I, J) of the m x n matrix, rows
+ * [I nb, min(m, (I+1) nb)) and columns [J nb, min(n, (J+1) nb)), column-major with leading
+ * dimension ldt (0: the tile's own rows; else ldt >= min(nb, m)), lives at tiles[I + J mt]
+ * (mt = ceil(m / nb)) on process exstar_mpi_tile_owner(I, J, P, Q), and only there (the other
+ * entries of tiles are not read: NULL is fine). nb >= 1; P == Q == 0: 1 x nranks, as
+ * exstar_mpi_dgetrf. On return each process's tiles hold their part of L and U; every process
+ * holds ipiv (min(m, n) entries, the rows as exstar_dgetrf numbers them), *info and the status.
+ * Bits, info and status are exstar_dgetrf's (and exstar_mpi_dgetrf's) for any grid. Nothing
+ * starts or ends on rank 0: only what the tiled graph itself needs crosses processes
+ * (docs/distributed.md). Collective. */
+int exstar_mpi_dgetrf_tiles(int64_t m, int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt,
+                            int32_t *ipiv, int64_t *info);
+/** The plain-double baseline of exstar_mpi_dgetrf_tiles (NOT exact), for the benchmarks. */
+int exstar_mpi_dgetrf_tiles_plain(int64_t m, int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt,
+                                  int32_t *ipiv, int64_t *info);
 /** Checks that every process's workers can run the tasks of exstar_mpi_dgetrf (plain != 0:
  * exstar_mpi_dgetrf_plain; exstar_mpi_dgesv factorizes as exstar_mpi_dgetrf). The LU's panels,
  * U block rows and row interchanges run on CPU workers, or on CUDA workers where exstar is built

@@ -6,6 +6,7 @@
 #include "runtime/getrf_tiled.h"
 #include "runtime/getrf_tiled_graph.h"
 #include "codelets/codelets.h"
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -47,39 +48,31 @@ struct home_handles {
 int64_t rows_of(const tiled_desc &d, int64_t I) { return min64(d.nb, d.m - I * d.nb); }
 int64_t cols_of(const tiled_desc &d, int64_t J) { return min64(d.nb, d.n - J * d.nb); }
 
-// Owners and tags for d's handles (registered without data everywhere), the home handles on
-// rank 0, and the copies of the tiles to their owners.
-int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64_t lda, int32_t *ipiv, const char *who)
+// Owners and tags of d's handles (registered without data everywhere). local: the caller's
+// tiles (exstar_mpi_dgetrf_tiles): this process's own tiles are registered anew over them,
+// tiles[I + J mt] with leading dimension ldt (0: the tile's rows).
+int register_owners(tiled_desc &d, int P, int Q, double *const *local, int64_t ldt)
 {
-  const bool root = d.me == 0;
   d.ranks.assign((size_t)(d.mt * d.nt), 0);
-  home.tiles.assign(d.tiles.size(), nullptr);
-  home.pivots.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(2 * d.mt * d.nt + d.nt + 4 * d.kt);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(d.mt * d.nt + d.nt + 3 * d.kt);
   d.gpu_div = Q; // this rank's block columns are J = q, q + Q, ...: they take its GPUs in turn
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
       const size_t t = (size_t)(I + J * d.mt);
-      const int64_t rows = rows_of(d, I), cols = cols_of(d, J);
       d.ranks[t] = exstar_mpi_tile_owner(I, J, P, Q);
+      if (local && d.ranks[t] == d.me) {
+        const int64_t rows = rows_of(d, I);
+        starpu_data_unregister(d.tiles[t]);
+        starpu_matrix_data_register(&d.tiles[t], STARPU_MAIN_RAM, (uintptr_t)local[t], (uint32_t)(ldt ? ldt : rows),
+                                    (uint32_t)rows, (uint32_t)cols_of(d, J), sizeof(double));
+      }
       starpu_mpi_data_register(d.tiles[t], tag++, d.ranks[t]);
-      starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
-                                  root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
-                                  (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
-      starpu_mpi_data_register(home.tiles[t], tag++, 0);
-      int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, home.tiles[t], STARPU_W,
-                                       d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
-      if (ret != 0) return exstar_rt::submit_status(ret, who);
     }
   // a block column's states with the owner of its diagonal tile (every tile's on a 1 x Q grid)
   for (int64_t J = 0; J < d.nt; ++J)
     if (d.state(J)) starpu_mpi_data_register(d.state(J), tag++, d.state_rank(J));
   for (int64_t K = 0; K < d.kt; ++K) {
-    const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
     starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
-    starpu_vector_data_register(&home.pivots[(size_t)K], root ? STARPU_MAIN_RAM : -1,
-                                root ? (uintptr_t)(ipiv + K * d.nb) : 0, len, sizeof(int32_t));
-    starpu_mpi_data_register(home.pivots[(size_t)K], tag++, 0);
     if (!d.lcols.empty()) { // L's column copy and the row order: with the panel that writes them
       starpu_mpi_data_register(d.lcols[(size_t)K], tag++, d.rank(K, K));
       starpu_mpi_data_register(d.perms[(size_t)K], tag++, d.rank(K, K));
@@ -88,7 +81,37 @@ int distribute(tiled_desc &d, home_handles &home, int P, int Q, double *A, int64
   return EXSTAR_SUCCESS;
 }
 
-// The factors and pivots back into A and ipiv on rank 0; the home handles released.
+// The home handles on rank 0: the pivots (ipiv), and with scatter the tiles of A (lda), with the
+// copy tasks that move them to their owners.
+int make_home(tiled_desc &d, home_handles &home, bool scatter, double *A, int64_t lda, int32_t *ipiv, const char *who)
+{
+  const bool root = d.me == 0;
+  home.tiles.assign(scatter ? d.tiles.size() : 0, nullptr);
+  home.pivots.assign(d.pivots.size(), nullptr);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags((int64_t)home.tiles.size() + d.kt);
+  for (int64_t J = 0; J < d.nt && scatter; ++J)
+    for (int64_t I = 0; I < d.mt; ++I) {
+      const size_t t = (size_t)(I + J * d.mt);
+      const int64_t rows = rows_of(d, I), cols = cols_of(d, J);
+      starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
+                                  root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
+                                  (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
+      starpu_mpi_data_register(home.tiles[t], tag++, 0);
+      int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, home.tiles[t], STARPU_W,
+                                       d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
+      if (ret != 0) return exstar_rt::submit_status(ret, who);
+    }
+  for (int64_t K = 0; K < d.kt; ++K) {
+    const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
+    starpu_vector_data_register(&home.pivots[(size_t)K], root ? STARPU_MAIN_RAM : -1,
+                                root ? (uintptr_t)(ipiv + K * d.nb) : 0, len, sizeof(int32_t));
+    starpu_mpi_data_register(home.pivots[(size_t)K], tag++, 0);
+  }
+  return EXSTAR_SUCCESS;
+}
+
+// The factors (when they came from rank 0) and pivots back into A and ipiv on rank 0; the home
+// handles released.
 int gather_home(const tiled_desc &d, home_handles &home, const char *who)
 {
   int ret = 0;
@@ -138,22 +161,78 @@ int share_result(const char *who, int me, int64_t m, int64_t n, const double *A,
   return s;
 }
 
-int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb,
+// Where the matrix is: A (lda) on rank 0, or the caller's tiles on their owners (tiles, ldt).
+struct source {
+  double *A = nullptr;
+  int64_t lda = 0;
+  bool local = false;
+  double *const *tiles = nullptr;
+  int64_t ldt = 0;
+};
+
+// The local checks of the tiles form: every tile this process owns is given, ldt fits.
+int check_tiles(const char *who, int64_t m, int64_t n, int64_t nb, int P, int Q, const source &src,
+                const int32_t *ipiv, const int64_t *info)
+{
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (m < 0 || n < 0 || nb < 1) return exstar_set_error(EXSTAR_ERR_ARG, "%s: m or n < 0, or nb < 1", who);
+  if (src.ldt != 0 && src.ldt < nb && src.ldt < m)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: ldt %lld < min(nb, m)", who, (long long)src.ldt);
+  if (m > 0 && n > 0 && !ipiv) return exstar_set_error(EXSTAR_ERR_ARG, "%s: ipiv is NULL", who);
+  const int64_t mt = (m + nb - 1) / nb, nt = (n + nb - 1) / nb, me = exstar_mpi_rank();
+  for (int64_t J = 0; J < nt; ++J)
+    for (int64_t I = 0; I < mt; ++I)
+      if (exstar_mpi_tile_owner(I, J, P, Q) == me && (!src.tiles || !src.tiles[I + J * mt]))
+        return exstar_set_error(EXSTAR_ERR_ARG, "%s: tile (%lld, %lld) of this process (%lld) is NULL", who,
+                                (long long)I, (long long)J, (long long)me);
+  return EXSTAR_SUCCESS;
+}
+
+// The status of the factors in the caller's tiles, as exstar_dgetrf's: *info := the first zero
+// on U's diagonal over every process's diagonal tiles; NaN or inf in any tile first. Collective.
+int tiles_status(const char *who, const tiled_desc &d, const source &src, int64_t *info)
+{
+  int64_t zero = INT64_MAX, bad = 0;
+  for (int64_t J = 0; J < d.nt; ++J)
+    for (int64_t I = 0; I < d.mt; ++I) {
+      if (d.ranks[(size_t)(I + J * d.mt)] != d.me) continue;
+      const double *t = src.tiles[I + J * d.mt];
+      const int64_t rows = rows_of(d, I), cols = cols_of(d, J), ld = src.ldt ? src.ldt : rows;
+      for (int64_t j = 0; j < cols; ++j)
+        for (int64_t i = 0; i < rows; ++i) {
+          if (!std::isfinite(t[i + j * ld])) bad = 1;
+          if (I == J && i == j && t[i + j * ld] == 0.0 && J * d.nb + j < zero) zero = J * d.nb + j;
+        }
+    }
+  int64_t mine[2] = {-zero, bad}, all[2];
+  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  *info = all[0] == -INT64_MAX ? 0 : -all[0] + 1;
+  if (all[1])
+    return exstar_set_error(EXSTAR_ERR_NONFINITE, "%s: the factors hold NaN or inf (info = %lld)", who, (long long)*info);
+  if (*info > 0)
+    return exstar_set_error(EXSTAR_ERR_SINGULAR, "%s: u(%lld,%lld) is zero (info = %lld)", who, (long long)(*info - 1),
+                            (long long)(*info - 1), (long long)*info);
+  return EXSTAR_SUCCESS;
+}
+
+int getrf_mpi(const char *who, int64_t m, int64_t n, const source &src, int32_t *ipiv, int64_t *info, int64_t nb,
               int P, int Q, bool plain)
 {
   exstar_rt::clear_error();
   if (int s = exstar_mpi_rt::require_mpi(who)) return s;
   const int me = exstar_mpi_rank();
   const int exact_only = exstar_rt::exact_only();
-  const int64_t shared[] = {m, n, nb, P, Q, plain ? 1 : 0, exact_only};
-  if (int s = exstar_mpi_rt::same_everywhere(who, shared, 7)) return s;
-  int s = check_local(who, me, m, n, A, lda, ipiv, info, nb);
+  const int64_t shared[] = {m, n, nb, P, Q, plain ? 1 : 0, exact_only, src.local ? 1 : 0};
+  if (int s = exstar_mpi_rt::same_everywhere(who, shared, 8)) return s;
   // the LU's own default: one process row. A panel runs on one process and interchanges rows
   // of whole block columns, so with one owner per block column neither a tile nor a state
   // crosses processes: only L's column copies (and U's tiles on P > 1 grids) do
   // (docs/distributed.md)
   if (P == 0 && Q == 0) P = 1, Q = exstar_mpi_size();
-  if (s == EXSTAR_SUCCESS) s = exstar_mpi_rt::resolve_grid(who, &P, &Q);
+  int s = exstar_mpi_rt::resolve_grid(who, &P, &Q);
+  if (s == EXSTAR_SUCCESS)
+    s = src.local ? check_tiles(who, m, n, nb, P, Q, src, ipiv, info)
+                  : check_local(who, me, m, n, src.A, src.lda, ipiv, info, nb);
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
   *info = 0;
   if (m == 0 || n == 0) return EXSTAR_SUCCESS;
@@ -162,22 +241,26 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int
   if ((s = exstar_mpi_rt::require_lu_workers(who, plain))) return s;
   if (nb == 0) nb = exstar_default_tile(m, n);
   std::vector<int32_t> own((size_t)min64(m, n));
-  int32_t *piv = me == 0 ? ipiv : own.data();
+  int32_t *piv = me == 0 && ipiv ? ipiv : own.data();
   tiled_desc d;
   d.me = me;
   home_handles home;
-  s = d.create(m, n, nb, nullptr, lda, nullptr, !plain, false); // no data: the owners get copies
-  if (s == EXSTAR_SUCCESS) s = distribute(d, home, P, Q, A, lda, piv, who);
+  s = d.create(m, n, nb, nullptr, src.lda, nullptr, !plain, false); // no data: the owners get copies
+  if (s == EXSTAR_SUCCESS) s = register_owners(d, P, Q, src.local ? src.tiles : nullptr, src.ldt);
+  if (s == EXSTAR_SUCCESS) s = make_home(d, home, !src.local, src.A, src.lda, piv, who);
   if (s == EXSTAR_SUCCESS) {
     mpi_submit ins{MPI_COMM_WORLD, me};
     s = exstar_rt::getrf_tiled_graph(ins, who, d, exact_only, plain);
   }
   const int g = gather_home(d, home, who);
   if (s == EXSTAR_SUCCESS) s = g;
-  d.destroy();
+  d.destroy(); // the caller's tiles (src.local) hold their factors once their handles are gone
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
-  return share_result(who, me, m, n, A, lda, piv, ipiv, info);
+  if (!src.local) return share_result(who, me, m, n, src.A, src.lda, piv, ipiv, info);
+  MPI_Bcast(piv, (int)min64(m, n), MPI_INT32_T, 0, MPI_COMM_WORLD);
+  if (me != 0) std::memcpy(ipiv, piv, (size_t)min64(m, n) * sizeof(int32_t));
+  return tiles_status(who, d, src, info);
 }
 
 } // namespace
@@ -185,13 +268,26 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, double *A, int64_t lda, int
 int exstar_mpi_dgetrf(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb, int P,
                       int Q)
 {
-  return getrf_mpi("exstar_mpi_dgetrf", m, n, A, lda, ipiv, info, nb, P, Q, false);
+  return getrf_mpi("exstar_mpi_dgetrf", m, n, source{A, lda}, ipiv, info, nb, P, Q, false);
+}
+
+int exstar_mpi_dgetrf_tiles(int64_t m, int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt,
+                            int32_t *ipiv, int64_t *info)
+{
+  return getrf_mpi("exstar_mpi_dgetrf_tiles", m, n, source{nullptr, 0, true, tiles, ldt}, ipiv, info, nb, P, Q, false);
+}
+
+int exstar_mpi_dgetrf_tiles_plain(int64_t m, int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt,
+                                  int32_t *ipiv, int64_t *info)
+{
+  return getrf_mpi("exstar_mpi_dgetrf_tiles_plain", m, n, source{nullptr, 0, true, tiles, ldt}, ipiv, info, nb, P, Q,
+                   true);
 }
 
 int exstar_mpi_dgetrf_plain(int64_t m, int64_t n, double *A, int64_t lda, int32_t *ipiv, int64_t *info, int64_t nb,
                             int P, int Q)
 {
-  return getrf_mpi("exstar_mpi_dgetrf_plain", m, n, A, lda, ipiv, info, nb, P, Q, true);
+  return getrf_mpi("exstar_mpi_dgetrf_plain", m, n, source{A, lda}, ipiv, info, nb, P, Q, true);
 }
 
 int exstar_mpi_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv, double *B, int64_t ldb,
@@ -211,7 +307,7 @@ int exstar_mpi_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *i
   std::vector<double> A0;
   if (me == 0 && refine_steps > 0 && nrhs > 0 && A)
     for (int64_t j = 0; j < n; ++j) A0.insert(A0.end(), A + j * lda, A + j * lda + n);
-  s = getrf_mpi(who, n, n, A, lda, ipiv, info, nb, P, Q, false);
+  s = getrf_mpi(who, n, n, source{A, lda}, ipiv, info, nb, P, Q, false);
   if (s != EXSTAR_SUCCESS && s != EXSTAR_ERR_NONFINITE) return s;
   int t = EXSTAR_SUCCESS;
   if (me == 0)

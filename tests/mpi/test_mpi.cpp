@@ -138,6 +138,85 @@ TEST_CASE("distributed LU: L, U, ipiv and info are the single-process bits, ever
   }
 }
 
+namespace {
+
+// exstar_mpi_dgetrf_tiles on tiles cut from p.A on their owners (leading dimension ldt, 0:
+// packed); each rank compares its own tiles with want's entries (rank 0's, broadcast).
+void require_same_tiles(const problem &p, const factors &want, int64_t nb, int P, int Q, int64_t ldt,
+                        const std::string &what)
+{
+  const int64_t mt = (p.m + nb - 1) / nb, nt = (p.n + nb - 1) / nb;
+  int gP = P, gQ = Q;
+  if (gP == 0 && gQ == 0) gP = 1, gQ = nranks();
+  std::vector<std::vector<double>> mine((size_t)(mt * nt));
+  std::vector<double *> tiles((size_t)(mt * nt), nullptr);
+  auto rows = [&](int64_t I) { return std::min<int64_t>(nb, p.m - I * nb); };
+  auto cols = [&](int64_t J) { return std::min<int64_t>(nb, p.n - J * nb); };
+  for (int64_t J = 0; J < nt; ++J)
+    for (int64_t I = 0; I < mt; ++I) {
+      if (exstar_mpi_tile_owner(I, J, gP, gQ) != rank()) continue;
+      const int64_t ld = ldt ? ldt : rows(I);
+      std::vector<double> &t = mine[(size_t)(I + J * mt)];
+      t.assign((size_t)(ld * cols(J)), -7.0);
+      for (int64_t j = 0; j < cols(J); ++j)
+        for (int64_t i = 0; i < rows(I); ++i) t[(size_t)(i + j * ld)] = p.A[(size_t)(I * nb + i + (J * nb + j) * p.m)];
+      tiles[(size_t)(I + J * mt)] = t.data();
+    }
+  factors got{{}, std::vector<int32_t>((size_t)std::min(p.m, p.n), -1)};
+  got.status = exstar_mpi_dgetrf_tiles(p.m, p.n, nb, P, Q, tiles.data(), ldt, got.ipiv.data(), &got.info);
+  INFO(what << " on " << nranks() << " processes: " << exstar_last_error());
+  REQUIRE(got.status == shared_int(want.status));
+  REQUIRE(got.info == shared_int64(want.info));
+  std::vector<double> all = want.A;
+  MPI_Bcast(all.data(), (int)all.size(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::vector<int32_t> wp = want.ipiv;
+  MPI_Bcast(wp.data(), (int)wp.size(), MPI_INT32_T, 0, MPI_COMM_WORLD);
+  bool same = got.ipiv == wp;
+  for (int64_t J = 0; J < nt; ++J)
+    for (int64_t I = 0; I < mt; ++I) {
+      const std::vector<double> &t = mine[(size_t)(I + J * mt)];
+      if (t.empty()) continue;
+      const int64_t ld = ldt ? ldt : rows(I);
+      for (int64_t j = 0; j < cols(J); ++j)
+        for (int64_t i = 0; i < ld; ++i) {
+          const double w = i < rows(I) ? all[(size_t)(I * nb + i + (J * nb + j) * p.m)] : -7.0; // padding untouched
+          same = same && same_bits(t[(size_t)(i + j * ld)], w);
+        }
+    }
+  int ok = same ? 1 : 0, every = 0;
+  MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  REQUIRE(every == 1);
+}
+
+} // namespace
+
+TEST_CASE("distributed LU on the application's own tiles: each process's tiles hold the single-process bits",
+          "[mpi][getrf][tiles]")
+{
+  for (const problem &p : problems()) {
+    const factors want = reference(p);
+    for (auto [P, Q] : grids())
+      for (int64_t nb : {7, 16})
+        for (int64_t ldt : {int64_t(0), nb + 3})
+          require_same_tiles(p, want, nb, P, Q, ldt,
+                             p.name + ", grid " + std::to_string(P) + "x" + std::to_string(Q) + ", nb " +
+                                 std::to_string(nb) + ", ldt " + std::to_string(ldt));
+  }
+  const problem p = problems()[0];
+  require_same_tiles(p, reference(p), 64, 0, 0, 0, "default grid, nb 64");
+}
+
+TEST_CASE("distributed LU on the application's own tiles: a missing tile or bad nb fails on every process",
+          "[mpi][getrf][tiles][errors]")
+{
+  std::vector<double *> none(16, nullptr);
+  std::vector<int32_t> ipiv(40);
+  int64_t info = 0;
+  REQUIRE(exstar_mpi_dgetrf_tiles(40, 40, 10, 0, 0, none.data(), 0, ipiv.data(), &info) == EXSTAR_ERR_ARG);
+  REQUIRE(exstar_mpi_dgetrf_tiles(40, 40, 0, 0, 0, none.data(), 0, ipiv.data(), &info) == EXSTAR_ERR_ARG);
+  REQUIRE(exstar_mpi_dgetrf_tiles(40, 40, 10, 0, 0, none.data(), 0, ipiv.data(), nullptr) == EXSTAR_ERR_ARG);
+}
+
 TEST_CASE("distributed LU: tiles beyond MPI's eager limit (64 x 64 and 96 x 96)", "[mpi][getrf][large]")
 {
   Rng rng(5);
