@@ -4,8 +4,8 @@
 // and spills into its block's __shared__ digits; the block merges, carries and adds its
 // digits into acc with atomicAdd; a one-thread kernel then normalizes acc. Unit strides with
 // 16-byte aligned pointers (after peeling at most one element) read double2; anything else
-// reads doubles. Any grid, block size, unrolling or FPE length gives the same bits: every
-// step is exact.
+// reads doubles; x · x itself (nrm2) reads x once. Any grid, block size, unrolling or FPE
+// length gives the same bits: every step is exact.
 //
 // Tuning (H100 80GB HBM3, n = 2^27, uniform data, zero + dot + round timed; cublasDdot
 // 3.05 TB/s, device copy 2.99 TB/s on the same machine): 4 blocks of 256 threads per SM,
@@ -17,6 +17,9 @@
 #endif
 #include "kernels_cuda/kernels_cuda.h"
 #include "kernels_cuda/acc_cuda.cuh"
+#include "core/checked_round.h"
+#include "core/gemm.h"
+#include "core/sumsq.h"
 
 #ifndef EXSTAR_CUDA_DOT_THREADS
 #define EXSTAR_CUDA_DOT_THREADS 256
@@ -105,6 +108,102 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
   exstar_cuda_block_finish(sacc, f0, flags, acc);
 }
 
+// nrm2's squares: a core/sumsq.h window, the dot's own step for the squares out of range, the
+// window's sums into the FPE when it closes.
+struct sumsq_state {
+  exstar_sumsq w;
+  double h[3];
+};
+
+__device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_FPE_N], sumsq_state &q)
+{
+#pragma unroll
+  for (int j = 0; j < 3; ++j)
+    if (q.h[j] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, q.h[j]);
+  exstar_sumsq_zero(q.h);
+}
+
+// The rare cases of a square x·x: a new window, or the dot's step (zeros, tiny, huge, NaN, inf).
+__device__ __forceinline__ int sumsq_rare(exstar_i64 *sacc, sumsq_state &q, double f0[EXSTAR_FPE_N],
+                                          double f1[EXSTAR_FPE_N], double x, double p)
+{
+  if (!exstar_sumsq_in_range(p)) return dot_step<0>(sacc, f0, f1, x, x);
+  sumsq_close(sacc, f0, q);
+  exstar_sumsq_open(&q.w, p);
+  double t2, e3;
+  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p), &t2, &e3);
+  if (t2 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, t2);
+  if (e3 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, e3);
+  return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
+}
+
+// One square x·x: the window's path (its tests in integer operations), else sumsq_rare.
+__device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, double f0[EXSTAR_FPE_N],
+                                          double f1[EXSTAR_FPE_N], double x)
+{
+  const double p = x * x;
+  if (!exstar_sumsq_takes(&q.w, p)) return sumsq_rare(sacc, q, f0, f1, x, p);
+  double t2, e3;
+  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p), &t2, &e3);
+  if (exstar_sumsq_any(t2, e3)) {
+    if (t2 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, t2);
+    if (e3 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, e3);
+  }
+  return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
+}
+
+#ifndef EXSTAR_CUDA_SUMSQ_UNROLL /* double2 loads in flight per thread in nrm2's loop */
+#define EXSTAR_CUDA_SUMSQ_UNROLL 2
+#endif
+
+// nrm2's Σ x_i·x_i (the dot of x with itself: the same exact value, so the same bits): x read
+// once, each square through core/sumsq.h's window (18 floating-point operations where the dot's
+// step takes ~38). Tuning (H100, n = 2^27): two double2 loads in flight, one window: 2.04 TB/s
+// with the window's tests in floating point; two windows (two chains of sums) or other unrolls
+// were slower (1.4-1.6 TB/s).
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
+    long long npairs, const double2 *__restrict__ x2, const double *__restrict__ px, int nsingle,
+    long long single0, long long single1, exstar_i64 *__restrict__ acc)
+{
+  __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
+  exstar_cuda_block_zero(sacc);
+  __syncthreads();
+  double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
+  exstar_fpe_zero(f0);
+  exstar_fpe_zero(f1);
+  sumsq_state q;
+  exstar_sumsq_init(&q.w);
+  exstar_sumsq_zero(q.h);
+  int flags = 0;
+  const long long gstride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) {
+    if (nsingle > 0) flags |= sumsq_step(sacc, q, f0, f1, px[single0]);
+    if (nsingle > 1) flags |= sumsq_step(sacc, q, f0, f1, px[single1]);
+  }
+  constexpr int kU = EXSTAR_CUDA_SUMSQ_UNROLL;
+  for (; i + (kU - 1) * gstride < npairs; i += kU * gstride) {
+    double2 a[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) a[u] = __ldg(x2 + i + u * gstride);
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      flags |= sumsq_step(sacc, q, f0, f1, a[u].x);
+      flags |= sumsq_step(sacc, q, f0, f1, a[u].y);
+    }
+  }
+  for (; i < npairs; i += gstride) {
+    double2 a = __ldg(x2 + i);
+    flags |= sumsq_step(sacc, q, f0, f1, a.x);
+    flags |= sumsq_step(sacc, q, f0, f1, a.y);
+  }
+  sumsq_close(sacc, f0, q);
+#pragma unroll
+  for (int k = 0; k < EXSTAR_FPE_N; ++k)
+    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
+  exstar_cuda_block_finish(sacc, f0, flags, acc);
+}
+
 // Any strides: element i is x[fx + i*incx], y[fy + i*incy].
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_strided_kernel(
     long long n, const double *__restrict__ x, long long fx, long long incx,
@@ -165,10 +264,14 @@ extern "C" int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t
     int nsingle = 0;
     if (peel) singles[nsingle++] = 0;
     if (tail) singles[nsingle++] = n - 1;
-    dot_pairs_kernel<<<grid, kThreads, 0, s>>>(
-        npairs, reinterpret_cast<const double2 *>(px + peel),
-        reinterpret_cast<const double2 *>(py + peel), px, py, nsingle, singles[0], singles[1],
-        acc);
+    if (px == py) // nrm2: one read of x
+      sumsq_pairs_kernel<<<grid, kThreads, 0, s>>>(npairs, reinterpret_cast<const double2 *>(px + peel), px,
+                                                   nsingle, singles[0], singles[1], acc);
+    else
+      dot_pairs_kernel<<<grid, kThreads, 0, s>>>(
+          npairs, reinterpret_cast<const double2 *>(px + peel),
+          reinterpret_cast<const double2 *>(py + peel), px, py, nsingle, singles[0], singles[1],
+          acc);
   } else {
     dot_strided_kernel<<<grid, kThreads, 0, s>>>(n, x, fx, incx, y, fy, incy, acc);
   }

@@ -218,6 +218,46 @@ TEST_CASE("dot: random data, every size", "[dot]")
   }
 }
 
+namespace {
+
+// x · x with one device copy of x, as nrm2 calls it (the kernel then reads x once, through
+// core/sumsq.h's windows), against the CPU's dot of x with itself: the same words.
+void require_sumsq_words(const std::vector<double> &elems, int64_t off)
+{
+  const Vec x = place(elems, off, 1);
+  Dev dx = upload(x.buf), acc(sizeof(long long) * EXSTAR_ACC_WORDS);
+  KERNEL_OK(exstar_cuda_acc_zero(acc.as<long long>(), 1, stream()));
+  KERNEL_OK(exstar_cuda_dot(x.n, dx.as<double>(), x.off, 1, dx.as<double>(), x.off, 1, acc.as<long long>(), stream()));
+  const Result got = gpu_round(acc), want = cpu_dot(x, x);
+  INFO("n = " << x.n << ", off = " << off);
+  CHECK(got.words == want.words);
+  CHECK(bits(got.value) == bits(want.value));
+}
+
+} // namespace
+
+TEST_CASE("nrm2's sum of squares: one read of x gives the dot's exact words, every data class",
+          "[dot][nrm2]")
+{
+  // long enough that every thread fills several windows (2^(C-2) squares each)
+  const int64_t n = (int64_t(1) << 25) + 3;
+  std::vector<double> v = uniform(n);
+  require_sumsq_words(v, 0);
+  require_sumsq_words(v, 1); // the peeled first element
+  std::vector<double> up(v); // magnitudes growing along each thread's elements: windows reopen
+  for (int64_t i = 0; i < n; ++i) up[(size_t)i] = std::ldexp(1.0 + std::fabs(v[(size_t)i]), (int)(i / 4096) % 600 - 300);
+  require_sumsq_words(up, 0);
+  std::vector<double> down(up.rbegin(), up.rend()); // shrinking: remainders below the window
+  require_sumsq_words(down, 0);
+  require_sumsq_words(wide(n / 8, -540, 540), 0);  // squares overflow and underflow
+  require_sumsq_words(wide(n / 8, -40, 40), 1);
+  require_sumsq_words(sprinkle(uniform(n / 8), 0x1f, 1000), 0);
+  std::vector<double> mixed = uniform(n / 8);
+  for (size_t i = 0; i < mixed.size(); i += 7) mixed[i] = subnormals(1)[0];
+  for (size_t i = 3; i < mixed.size(); i += 11) mixed[i] *= 0x1p-400;
+  require_sumsq_words(mixed, 0);
+}
+
 TEST_CASE("sum: random data, every size", "[sum]")
 {
   for (int64_t n : kSizes) {
