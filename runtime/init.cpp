@@ -65,6 +65,19 @@ void reserve_app_core(const exstar_config &cfg, struct starpu_conf *conf)
   if ((cfg.backends & EXSTAR_BACKEND_CUDA) && exstar_codelets_cuda_device_count() > 0) conf->reserve_ncpus = 1;
 }
 
+// The scheduler when neither cfg nor STARPU_SCHED names one: with GPUs, prio, which honours the
+// priorities the factorizations put on their critical path (panels first); StarPU's default
+// (lws) otherwise. H100, exact tiled LU n = 8192 from a host array (bench/results/h100-2026-11-27/
+// sched): with exstar's default workers (the GPU's 4 streams and 14 CPU workers) prio 0.434 s,
+// lws 0.476, eager 0.490, dmda 0.488, dmdas 0.446; the GPU alone prio 0.438, lws 0.449, eager
+// 0.474, dmda 0.470, dmdas 0.458. On CPUs alone the LU's panel chain does not dominate and lws's
+// work stealing keeps every core busy, so StarPU's choice stays.
+void default_sched(const exstar_config &cfg, struct starpu_conf *conf)
+{
+  if (conf->ncuda == 0 || !(cfg.backends & EXSTAR_BACKEND_CUDA)) return;
+  if (exstar_codelets_cuda_device_count() > 0) conf->sched_policy_name = "prio";
+}
+
 // Whether the worker count in environment variable `name` is unset, empty, or an integer >= -1
 // (StarPU's -1: its own choice). StarPU itself aborts on "abc" or "-3".
 int check_worker_env(const char *name)
@@ -128,6 +141,7 @@ int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
   reserve_app_core(cfg, conf);
   // A set STARPU_SCHED still wins over this name: StarPU's rule, environment over configuration.
   if (cfg.sched) conf->sched_policy_name = cfg.sched;
+  else if (!(env && *env)) default_sched(cfg, conf);
   return EXSTAR_SUCCESS;
 }
 
