@@ -30,23 +30,29 @@ constexpr int64_t MC = 128, NC = 4096, KC = 256;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes).
-// Column by column when the rows are adjacent in memory (rs == 1), so that memory is read in
-// order.
+// Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes),
+// from the largest magnitude's bits of each row (exstar_mag_bits_max: an integer max that the
+// compiler vectorizes) and one code a row. Column by column when the rows are adjacent in
+// memory (rs == 1), so that memory is read in order.
 std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
 {
-  std::vector<int> e((size_t)m, EXSTAR_GEMM_EXP_ZERO);
+  std::vector<exstar_u64> mx((size_t)m, 0);
+  exstar_u64 *const mp = mx.data();
   if (X.rs == 1) {
     for (int64_t l = 0; l < k; ++l) {
       const double *col = X.p + X.off + l * X.cs;
-      for (int64_t i = 0; i < m; ++i) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], col[i]);
+      for (int64_t i = 0; i < m; ++i) mp[i] = exstar_mag_bits_max(mp[i], col[i]);
     }
-    return e;
+  } else {
+    for (int64_t i = 0; i < m; ++i) {
+      const double *row = X.p + X.off + i * X.rs;
+      exstar_u64 r = 0;
+      for (int64_t l = 0; l < k; ++l) r = exstar_mag_bits_max(r, row[l * X.cs]);
+      mp[i] = r;
+    }
   }
-  for (int64_t i = 0; i < m; ++i) {
-    const double *row = X.p + X.off + i * X.rs;
-    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], row[l * X.cs]);
-  }
+  std::vector<int> e((size_t)m);
+  for (int64_t i = 0; i < m; ++i) e[(size_t)i] = exstar_exp_of_bits(mp[i]);
   return e;
 }
 
