@@ -184,10 +184,10 @@ void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const
 double sums::bound(int64_t i, int64_t j) const { return exstar_gemm_bound(k, sigma[(size_t)(i + j * m)]); }
 #endif
 
-void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out)
+void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower)
 {
 #if defined(EXSTAR_CPU_HAVE_WIDE) && !defined(EXSTAR_CPU_WIDE)
-  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out);
+  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out, lower);
 #endif
   out.m = m, out.n = n, out.k = k;
   const size_t mn = (size_t)(m * n);
@@ -209,7 +209,10 @@ void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A,
         const int64_t mc = min64(MC, m - ic);
         pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap.data());
         for (int64_t jr = 0; jr < nc; jr += NR)
-          for (int64_t ir = 0; ir < mc; ir += MR) tile(out, ic + ir, jc + jr, kc, ap.data() + ir * kc, bp.data() + jr * kc);
+          for (int64_t ir = 0; ir < mc; ir += MR) {
+            if (lower && ic + ir + MR - 1 < jc + jr) continue; // every entry of the tile has i < j
+            tile(out, ic + ir, jc + jr, kc, ap.data() + ir * kc, bp.data() + jr * kc);
+          }
       }
     }
   }
