@@ -49,7 +49,8 @@ void exstar_cpu_gemm_state_add(char transa, char transb, int64_t m, int64_t n, i
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = lower ? j : 0; i < m; ++i) {
       const size_t x = (size_t)(i + j * m);
-      exstar_gemm_state_add((exstar_bdd *)&st[offst + i + j * ldst], s.S[x], s.R[x], s.bound(i, j), sign);
+      exstar_gemm_state_add((exstar_bdd *)&st[offst + i + j * ldst], s.S[x], s.R[x], exstar_gemm_bound(k, s.sigma[x]),
+                            sign); // s.bound(i, j), inlined
     }
 }
 

@@ -56,7 +56,7 @@ inline void state_update(int64_t m, int64_t n, int64_t k, const view &A, const v
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) {
       const size_t x = (size_t)(i + j * m);
-      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], f.bound(i, j), -1.0);
+      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], exstar_gemm_bound(k, f.sigma[x]), -1.0); // f.bound(i, j)
     }
 }
 
