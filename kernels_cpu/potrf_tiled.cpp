@@ -6,6 +6,7 @@
 // only on it: a band of them is a task of its own.
 #include "kernels_cpu/potrf_tiled.h"
 #include "kernels_cpu/tiled_entries.h"
+#include "kernels_cpu/kernels_cpu.h"
 #include "core/sqrt.h"
 #include <vector>
 
@@ -20,12 +21,15 @@ constexpr int64_t kGroup = 16;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// RN(sqrt(a − Σ_{k<kend} l(k)²)), the sum exact: a root is never taken of a rounded value.
-template <class L>
-double exact_root(double a, int64_t kend, const L &l)
+// RN(sqrt(a − Σ_{k<kend} l_k²)), the sum exact: a root is never taken of a rounded value. row
+// holds l_0 .. l_{kend-1} and neg their negations: the exact dot kernel (vectorized) adds the
+// terms −l_k·l_k to the accumulator holding a; an accumulator holds the exact value whatever
+// the order and grouping of its terms, so this is the definition's value.
+double exact_root(double a, int64_t kend, const double *row, const double *neg)
 {
   exstar_i64 acc[EXSTAR_ACC_WORDS] = {}, work[EXSTAR_ACC_WORDS];
-  exstar_tiled::exact_value(acc, a, kend, l, l);
+  exstar_cpu_sum(1, &a, 0, 1, acc);
+  exstar_cpu_dot(kend, neg, 0, 1, row, 0, 1, acc);
   return exstar_acc_round_sqrt_private(acc, work);
 }
 
@@ -59,6 +63,24 @@ struct panel {
   }
   // L of local row q at column k < c1: left of the panel, or in it.
   double l(int64_t q, int64_t k) { return k < c0 ? left(global(q), k) : a(q, k); }
+  // dst[k] := l(q, k) for k < kend, block column by block column (as left() and a()).
+  void row(int64_t q, int64_t kend, double *dst)
+  {
+    const int64_t r = global(q);
+    for (int64_t k0 = 0; k0 < min64(kend, c0); k0 += v.nb) {
+      const int64_t L = k0 / v.nb, k1 = min64(min64(kend, c0), k0 + v.nb);
+      const double *src;
+      int64_t ld;
+      if (v.lc) {
+        src = v.lc[L] + (r - L * v.nb), ld = v.ldlc[L];
+      } else {
+        const int64_t t = tile_of(r, k0);
+        src = v.a[t] + r % v.nb, ld = v.lda[t];
+      }
+      for (int64_t k = k0; k < k1; ++k) dst[k] = src[(k - k0) * ld];
+    }
+    for (int64_t k = c0; k < kend; ++k) dst[k] = a(q, k);
+  }
 };
 
 } // namespace
@@ -79,6 +101,7 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
       if (diag || q >= w) p.s(q, j) = p.tile_state(p.global(q), j);
     }
   int64_t repaired = 0;
+  std::vector<double> row(diag ? (size_t)c1 : 0), neg(row.size()); // a diagonal entry's terms
   for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
     const int64_t g1 = min64(c1, g0 + kGroup), q0 = diag ? g0 - c0 : w; // the rows that take terms
     // the group's columns take the terms of the panel's columns [c0, g0): st(q, j) −= Σ_k
@@ -88,7 +111,9 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
     for (int64_t j = g0; j < g1; ++j) {
       const int64_t qj = j - c0;
       if (diag) {
-        const double root = exact_root(p.a(qj, j), j, [&](int64_t k) { return p.l(qj, k); });
+        p.row(qj, j, row.data());
+        for (int64_t k = 0; k < j; ++k) neg[(size_t)k] = -row[(size_t)k];
+        const double root = exact_root(p.a(qj, j), j, row.data(), neg.data());
         fail[qj] = root > 0.0 ? 0 : 1;
         p.a(qj, j) = root;
       }
