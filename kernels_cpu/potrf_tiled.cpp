@@ -11,7 +11,6 @@
 #include <vector>
 
 using exstar_gemm::view;
-using exstar_tiled::checked_sum;
 using exstar_tiled::exact_sum;
 using exstar_tiled::state_update;
 
@@ -32,6 +31,35 @@ double exact_root(double a, int64_t kend, const double *row, const double *neg)
   exstar_cpu_dot(kend, neg, 0, 1, row, 0, 1, acc);
   return exstar_acc_round_sqrt_private(acc, work);
 }
+
+// The entries of one column of the panel, each its state plus the group's own terms, as
+// exstar_tiled::checked_sum computes one entry (the same core steps in the same order), with the
+// states split into arrays so that the steps run on many rows at once (vectorized).
+struct column {
+  std::vector<double> hi, lo, err, mag;
+  std::vector<int> ok;
+  explicit column(size_t rows) : hi(rows), lo(rows), err(rows), mag(rows), ok(rows) {}
+  void take(const exstar_bdd *s, int64_t n)
+  {
+    for (int64_t t = 0; t < n; ++t) hi[t] = s[t].hi, lo[t] = s[t].lo, err[t] = s[t].err, mag[t] = s[t].mag, ok[t] = 1;
+  }
+  // entry t −= l[t]·u: exstar_bdd_add_product(d_t, −l[t], u).
+  void add_products(const double *l, double u, int64_t n)
+  {
+    double *const h = hi.data(), *const o = lo.data(), *const e = err.data(), *const g = mag.data();
+    int *const f = ok.data();
+    for (int64_t t = 0; t < n; ++t) {
+      exstar_bdd d = {h[t], o[t], e[t], g[t]};
+      f[t] &= exstar_bdd_add_product(&d, -l[t], u);
+      h[t] = d.hi, o[t] = d.lo, e[t] = d.err, g[t] = d.mag;
+    }
+  }
+  int round_ok(int64_t t, double *y) const
+  {
+    const exstar_bdd d = {hi[t], lo[t], err[t], mag[t]};
+    return ok[t] & exstar_bdd_round_ok(&d, y);
+  }
+};
 
 // The panel's rows gathered, column-major: local rows [0, w) are the diagonal tile's (global
 // c0 + q), rows [w, rows) the band's (global r0 + q − w); columns [c0, c1).
@@ -102,6 +130,7 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
     }
   int64_t repaired = 0;
   std::vector<double> row(diag ? (size_t)c1 : 0), neg(row.size()); // a diagonal entry's terms
+  column col((size_t)p.rows);
   for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
     const int64_t g1 = min64(c1, g0 + kGroup), q0 = diag ? g0 - c0 : w; // the rows that take terms
     // the group's columns take the terms of the panel's columns [c0, g0): st(q, j) −= Σ_k
@@ -118,10 +147,13 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
         p.a(qj, j) = root;
       }
       const double ljj = p.a(qj, j);
-      for (int64_t q = diag ? qj + 1 : w; q < p.rows; ++q) {
+      const int64_t qs = diag ? qj + 1 : w, nq = p.rows - qs;
+      col.take(&p.s(qs, j), nq);
+      for (int64_t k = g0; k < j; ++k) col.add_products(&p.a(qs, k), p.a(qj, k), nq);
+      for (int64_t t = 0; t < nq; ++t) {
+        const int64_t q = qs + t;
         double y;
-        if (exact_only || !checked_sum(p.s(q, j), g0, j, [&](int64_t k) { return p.a(q, k); },
-                                       [&](int64_t k) { return p.a(qj, k); }, &y)) {
+        if (exact_only || !col.round_ok(t, &y)) {
           ++repaired;
           y = exact_sum(p.a(q, j), j, [&](int64_t k) { return p.l(q, k); }, [&](int64_t k) { return p.l(qj, k); });
         }
