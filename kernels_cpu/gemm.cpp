@@ -44,7 +44,11 @@ void exstar_cpu_gemm_state_add(char transa, char transb, int64_t m, int64_t n, i
 {
   if (m <= 0 || n <= 0 || k <= 0) return;
   const bool lower = uplo == 'L';
-  sums s;
+  // The sums of a tile up to 256 x 256 kept per thread between calls (no page faults, no
+  // fresh allocation per tile update); larger blocks for this call only.
+  static thread_local sums kept;
+  sums once;
+  sums &s = m * n <= ((int64_t)1 << 16) ? kept : once;
   fast_sums(m, n, k, op_view(transa, A, offa, lda), op_view(transb, B, offb, ldb), s, lower);
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = lower ? j : 0; i < m; ++i) {

@@ -56,6 +56,18 @@ std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
   return e;
 }
 
+// Scratch for the packed blocks: up to kKeep doubles kept per thread between calls (a StarPU
+// worker runs many tile updates, and fresh vectors cost a zero fill and page faults each
+// time), larger ones for this call only. The packs write every entry they use.
+constexpr size_t kKeep = (size_t)1 << 17; // 1 MiB
+thread_local std::vector<double> ap_keep, bp_keep;
+double *scratch(std::vector<double> &keep, std::vector<double> &once, size_t n)
+{
+  std::vector<double> &v = n <= kKeep ? keep : once;
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
 // Panels of W lines (rows of op(A), or columns of op(B)) x kc terms, term-major inside a panel
 // and zero-padded past the last line: line t of the panel at `first` is first[t * ls], its term l
 // first[l * ts]; `lines` of them exist (the rest of the panel is zero).
@@ -199,19 +211,20 @@ void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A,
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
   const int64_t ncmax = min64(NC, (n + NR - 1) / NR * NR);
-  std::vector<double> ap((size_t)(MC * KC)), bp((size_t)(ncmax * KC));
+  std::vector<double> ap_once, bp_once;
+  double *const ap = scratch(ap_keep, ap_once, (size_t)(MC * KC)), *const bp = scratch(bp_keep, bp_once, (size_t)(ncmax * KC));
   for (int64_t jc = 0; jc < n; jc += NC) {
     const int64_t nc = min64(NC, n - jc);
     for (int64_t pc = 0; pc < k; pc += KC) {
       const int64_t kc = min64(KC, k - pc);
-      pack_b(B, n, jc, (nc + NR - 1) / NR * NR, pc, kc, bp.data());
+      pack_b(B, n, jc, (nc + NR - 1) / NR * NR, pc, kc, bp);
       for (int64_t ic = 0; ic < m; ic += MC) {
         const int64_t mc = min64(MC, m - ic);
-        pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap.data());
+        pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap);
         for (int64_t jr = 0; jr < nc; jr += NR)
           for (int64_t ir = 0; ir < mc; ir += MR) {
             if (lower && ic + ir + MR - 1 < jc + jr) continue; // every entry of the tile has i < j
-            tile(out, ic + ir, jc + jr, kc, ap.data() + ir * kc, bp.data() + jr * kc);
+            tile(out, ic + ir, jc + jr, kc, ap + ir * kc, bp + jr * kc);
           }
       }
     }
