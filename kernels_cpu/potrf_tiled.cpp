@@ -66,21 +66,28 @@ struct column {
 struct panel {
   const exstar_tile_view &v;
   int64_t c0, c1, w, r0, rows;
-  std::vector<double> P;
-  std::vector<exstar_bdd> S;
+  double *P;     // rows x w, column-major
+  exstar_bdd *S; // the same for the states
   int64_t global(int64_t q) const { return q < w ? c0 + q : r0 + (q - w); }
   double &a(int64_t q, int64_t j) { return P[(size_t)(q + (j - c0) * rows)]; }
   exstar_bdd &s(int64_t q, int64_t j) { return S[(size_t)(q + (j - c0) * rows)]; }
+  // f(q, len, t, i) for the runs of local rows [qa, qb) of column j that lie in one tile: rows
+  // q .. q+len-1 are rows i .. i+len-1 of tile t (so that copies go without a division each).
+  template <class F>
+  void runs(int64_t j, int64_t qa, int64_t qb, F f) const
+  {
+    for (int64_t q = qa; q < qb;) {
+      const int64_t r = global(q), i = r % v.nb;
+      const int64_t len = min64(min64(qb, q < w ? w : rows) - q, v.nb - i);
+      f(q, len, tile_of(r, j), i);
+      q += len;
+    }
+  }
   int64_t tile_of(int64_t r, int64_t c) const { return r / v.nb + (c / v.nb) * v.mt; }
   double &tile(int64_t r, int64_t c) const
   {
     const int64_t t = tile_of(r, c);
     return v.a[t][(r % v.nb) + (c % v.nb) * v.lda[t]];
-  }
-  exstar_bdd tile_state(int64_t r, int64_t c) const
-  {
-    const int64_t t = tile_of(r, c);
-    return *(const exstar_bdd *)&v.st[t][(r % v.nb) + (c % v.nb) * v.ldst[t]];
   }
   // L(r, k) for k left of the panel: from the column copy of its block column, or its tile.
   double left(int64_t r, int64_t k) const
@@ -120,14 +127,31 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
   const bool diag = I0 == K; // the roots and the diagonal tile are computed here, else read
   const int64_t c0 = K * nb, c1 = min64(n, c0 + nb), w = c1 - c0;
   const int64_t r0 = (diag ? K + 1 : I0) * nb, r1 = min64(n, I1 * nb);
-  panel p{*v, c0, c1, w, r0, w + (r1 > r0 ? r1 - r0 : 0), {}, {}};
-  p.P.assign((size_t)(p.rows * w), 0.0);
-  p.S.resize(p.P.size());
+  panel p{*v, c0, c1, w, r0, w + (r1 > r0 ? r1 - r0 : 0), nullptr, nullptr};
+  // The copies: kept per thread up to a 512 x 256 panel (5 MiB), else for this task only. Not
+  // cleared: every entry read below is written first (the lower triangle of the diagonal
+  // tile, the band), except the states above the diagonal inside a group's block, which the
+  // group's update computes but nothing reads.
+  static thread_local std::vector<double> P_keep;
+  static thread_local std::vector<exstar_bdd> S_keep;
+  std::vector<double> P_once;
+  std::vector<exstar_bdd> S_once;
+  const size_t size = (size_t)(p.rows * w);
+  const bool keep = size <= ((size_t)1 << 17);
+  std::vector<double> &Pv = keep ? P_keep : P_once;
+  std::vector<exstar_bdd> &Sv = keep ? S_keep : S_once;
+  if (Pv.size() < size) Pv.resize(size);
+  if (Sv.size() < size) Sv.resize(size);
+  p.P = Pv.data(), p.S = Sv.data();
   for (int64_t j = c0; j < c1; ++j)
-    for (int64_t q = j - c0; q < p.rows; ++q) {
-      p.a(q, j) = p.tile(p.global(q), j);
-      if (diag || q >= w) p.s(q, j) = p.tile_state(p.global(q), j);
-    }
+    p.runs(j, j - c0, p.rows, [&](int64_t q, int64_t len, int64_t t, int64_t i) {
+      const double *a = v->a[t] + i + (j % nb) * v->lda[t];
+      for (int64_t x = 0; x < len; ++x) p.a(q + x, j) = a[x];
+      if (diag || q >= w) {
+        const exstar_bdd *s = (const exstar_bdd *)v->st[t] + i + (j % nb) * v->ldst[t];
+        for (int64_t x = 0; x < len; ++x) p.s(q + x, j) = s[x];
+      }
+    });
   int64_t repaired = 0;
   std::vector<double> row(diag ? (size_t)c1 : 0), neg(row.size()); // a diagonal entry's terms
   column col((size_t)p.rows);
@@ -135,8 +159,8 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
     const int64_t g1 = min64(c1, g0 + kGroup), q0 = diag ? g0 - c0 : w; // the rows that take terms
     // the group's columns take the terms of the panel's columns [c0, g0): st(q, j) −= Σ_k
     // L(q, k)·L(j, k), the rows of L(j, .) being the diagonal tile's local rows [g0 − c0, g1 − c0)
-    state_update(p.rows - q0, g1 - g0, g0 - c0, view{p.P.data(), q0, 1, p.rows},
-                 view{p.P.data(), g0 - c0, p.rows, 1}, &p.s(q0, g0), 1, p.rows);
+    state_update(p.rows - q0, g1 - g0, g0 - c0, view{p.P, q0, 1, p.rows}, view{p.P, g0 - c0, p.rows, 1}, &p.s(q0, g0),
+                 1, p.rows);
     for (int64_t j = g0; j < g1; ++j) {
       const int64_t qj = j - c0;
       if (diag) {
@@ -162,7 +186,10 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
     }
   }
   for (int64_t j = c0; j < c1; ++j) // the lower triangle of the diagonal tile (diag), the band
-    for (int64_t q = diag ? j - c0 : w; q < p.rows; ++q) p.tile(p.global(q), j) = p.a(q, j);
+    p.runs(j, diag ? j - c0 : w, p.rows, [&](int64_t q, int64_t len, int64_t t, int64_t i) {
+      double *a = v->a[t] + i + (j % nb) * v->lda[t];
+      for (int64_t x = 0; x < len; ++x) a[x] = p.a(q + x, j);
+    });
   if (diag && v->lc && v->lc[K]) // the column copy, for views that read L from copies
     for (int64_t j = c0; j < c1; ++j)
       for (int64_t q = 0; q < p.rows; ++q)
