@@ -4,7 +4,8 @@
 
 static exstar_gemm_state_entry *state_ptr(void *buf) { return (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buf); }
 
-// ---- st += sign·op(A)·op(B) (exstar_gemm_args, alpha is the sign) ----
+// ---- st += sign·op(A)·op(B) (exstar_gemm_args, alpha is the sign; uplo 'L': the CPU kernel
+// skips the entries above the block's diagonal, CUDA and OpenCL compute every entry) ----
 static void state_gemm_cpu(void *buffers[], void *cl_arg)
 {
   exstar_gemm_args a;
@@ -13,7 +14,7 @@ static void state_gemm_cpu(void *buffers[], void *cl_arg)
                             (const double *)STARPU_MATRIX_GET_PTR(buffers[0]), exstar_mat_off(buffers[0], a.ia, a.ja),
                             exstar_mat_ld(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[1]),
                             exstar_mat_off(buffers[1], a.ib, a.jb), exstar_mat_ld(buffers[1]), state_ptr(buffers[2]),
-                            exstar_mat_off(buffers[2], a.ic, a.jc), exstar_mat_ld(buffers[2]));
+                            exstar_mat_off(buffers[2], a.ic, a.jc), exstar_mat_ld(buffers[2]), a.uplo);
 }
 
 #ifdef EXSTAR_L3_CUDA

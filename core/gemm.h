@@ -39,16 +39,17 @@
 #define EXSTAR_GEMM_SIGMA_MAX_EXP 990
 
 /* The smallest e with |x| <= 2^e (subnormals: -1022, a valid bound); EXSTAR_GEMM_EXP_ZERO
- * for zeros, EXSTAR_GEMM_EXP_NONFINITE for NaN and inf. */
-EXSTAR_FN int exstar_exp_above(double x)
+ * for zeros, EXSTAR_GEMM_EXP_NONFINITE for NaN and inf: exstar_exp_above(x), or
+ * exstar_exp_of_bits of x's bit pattern (its sign bit is not read). */
+EXSTAR_FN int exstar_exp_of_bits(exstar_u64 u)
 {
-  const exstar_u64 u = exstar_bits(x);
   const int be = (int)((u >> 52) & 0x7ff);
   const exstar_u64 f = u & ((((exstar_u64)1) << 52) - 1);
   if (be == 0x7ff) return EXSTAR_GEMM_EXP_NONFINITE;
   if (be == 0) return f == 0 ? EXSTAR_GEMM_EXP_ZERO : -1022;
   return f == 0 ? be - 1023 : be - 1022;
 }
+EXSTAR_FN int exstar_exp_above(double x) { return exstar_exp_of_bits(exstar_bits(x)); }
 
 /* max of two exponent codes (a non-finite value dominates, zeros are at the bottom). */
 EXSTAR_FN int exstar_exp_max(int a, int b) { return a > b ? a : b; }
@@ -58,6 +59,17 @@ EXSTAR_FN int exstar_exp_max(int a, int b) { return a > b ? a : b; }
  * monotone in |x| and maps NaN and inf above everything, so the max of the codes is the code of
  * the max, in any order: every back end's reduction (a loop, a warp, a tree) gives one code. */
 EXSTAR_FN int exstar_line_exp_step(int e, double x) { return exstar_exp_max(e, exstar_exp_above(x)); }
+
+/* The same code by way of magnitudes' bits, for vector loops: the IEEE bit pattern of |x| (the
+ * sign cleared), compared as an unsigned integer, orders the magnitudes, with inf and then every
+ * NaN above all finite values. So keep m := exstar_mag_bits_max(m, x_l) from m = 0 (the bits of
+ * +0) over the line, a plain integer max with no branch, then take the line's code once:
+ * exstar_exp_of_bits(m) == the codes' max by exstar_line_exp_step, in any order. */
+EXSTAR_FN exstar_u64 exstar_mag_bits_max(exstar_u64 m, double x)
+{
+  const exstar_u64 b = exstar_bits(x) & EXSTAR_U64(0x7fffffffffffffff);
+  return m > b ? m : b;
+}
 
 /* ep: the smallest e with 2^e >= 2k (k >= 1). */
 EXSTAR_FN int exstar_gemm_count_exp(exstar_i64 k)

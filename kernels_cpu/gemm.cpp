@@ -40,15 +40,21 @@ int64_t exstar_cpu_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t
 
 void exstar_cpu_gemm_state_add(char transa, char transb, int64_t m, int64_t n, int64_t k, double sign,
                                const double *A, int64_t offa, int64_t lda, const double *B, int64_t offb, int64_t ldb,
-                               exstar_gemm_state_entry *st, int64_t offst, int64_t ldst)
+                               exstar_gemm_state_entry *st, int64_t offst, int64_t ldst, char uplo)
 {
   if (m <= 0 || n <= 0 || k <= 0) return;
-  sums s;
-  fast_sums(m, n, k, op_view(transa, A, offa, lda), op_view(transb, B, offb, ldb), s);
+  const bool lower = uplo == 'L';
+  // The sums of a tile up to 256 x 256 kept per thread between calls (no page faults, no
+  // fresh allocation per tile update); larger blocks for this call only.
+  static thread_local sums kept;
+  sums once;
+  sums &s = m * n <= ((int64_t)1 << 16) ? kept : once;
+  fast_sums(m, n, k, op_view(transa, A, offa, lda), op_view(transb, B, offb, ldb), s, lower);
   for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) {
+    for (int64_t i = lower ? j : 0; i < m; ++i) {
       const size_t x = (size_t)(i + j * m);
-      exstar_gemm_state_add((exstar_bdd *)&st[offst + i + j * ldst], s.S[x], s.R[x], s.bound(i, j), sign);
+      exstar_gemm_state_add((exstar_bdd *)&st[offst + i + j * ldst], s.S[x], s.R[x], exstar_gemm_bound(k, s.sigma[x]),
+                            sign); // s.bound(i, j), inlined
     }
 }
 

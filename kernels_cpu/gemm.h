@@ -28,10 +28,11 @@ int64_t exstar_cpu_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t
                          int64_t offc, int64_t ldc, int exact_only);
 
 /* st(i,j) += sign·Σ_l op(A)_il·op(B)_lj (sign ±1), within the state's bound. st(i,j) is
- * st[offst + i + j*ldst]. */
+ * st[offst + i + j*ldst]. uplo 'L': only the entries i >= j (the others are left as they are,
+ * and their products mostly not computed); 0 or anything else: all. */
 void exstar_cpu_gemm_state_add(char transa, char transb, int64_t m, int64_t n, int64_t k, double sign,
                                const double *A, int64_t offa, int64_t lda, const double *B, int64_t offb, int64_t ldb,
-                               struct exstar_gemm_state_entry *st, int64_t offst, int64_t ldst);
+                               struct exstar_gemm_state_entry *st, int64_t offst, int64_t ldst, char uplo);
 /* st(i,j) := C(i,j), one exact term. */
 void exstar_cpu_gemm_state_init(int64_t m, int64_t n, const double *C, int64_t offc, int64_t ldc,
                                 struct exstar_gemm_state_entry *st, int64_t offst, int64_t ldst);

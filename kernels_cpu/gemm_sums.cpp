@@ -30,24 +30,42 @@ constexpr int64_t MC = 128, NC = 4096, KC = 256;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes).
-// Column by column when the rows are adjacent in memory (rs == 1), so that memory is read in
-// order.
+// Row scales of a view over k columns: 2^e >= max_l |X(i, l)| (core/gemm.h's exponent codes),
+// from the largest magnitude's bits of each row (exstar_mag_bits_max: an integer max that the
+// compiler vectorizes) and one code a row. Column by column when the rows are adjacent in
+// memory (rs == 1), so that memory is read in order.
 std::vector<int> row_exps(int64_t m, int64_t k, const view &X)
 {
-  std::vector<int> e((size_t)m, EXSTAR_GEMM_EXP_ZERO);
+  std::vector<exstar_u64> mx((size_t)m, 0);
+  exstar_u64 *const mp = mx.data();
   if (X.rs == 1) {
     for (int64_t l = 0; l < k; ++l) {
       const double *col = X.p + X.off + l * X.cs;
-      for (int64_t i = 0; i < m; ++i) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], col[i]);
+      for (int64_t i = 0; i < m; ++i) mp[i] = exstar_mag_bits_max(mp[i], col[i]);
     }
-    return e;
+  } else {
+    for (int64_t i = 0; i < m; ++i) {
+      const double *row = X.p + X.off + i * X.rs;
+      exstar_u64 r = 0;
+      for (int64_t l = 0; l < k; ++l) r = exstar_mag_bits_max(r, row[l * X.cs]);
+      mp[i] = r;
+    }
   }
-  for (int64_t i = 0; i < m; ++i) {
-    const double *row = X.p + X.off + i * X.rs;
-    for (int64_t l = 0; l < k; ++l) e[(size_t)i] = exstar_line_exp_step(e[(size_t)i], row[l * X.cs]);
-  }
+  std::vector<int> e((size_t)m);
+  for (int64_t i = 0; i < m; ++i) e[(size_t)i] = exstar_exp_of_bits(mp[i]);
   return e;
+}
+
+// Scratch for the packed blocks: up to kKeep doubles kept per thread between calls (a StarPU
+// worker runs many tile updates, and fresh vectors cost a zero fill and page faults each
+// time), larger ones for this call only. The packs write every entry they use.
+constexpr size_t kKeep = (size_t)1 << 17; // 1 MiB
+thread_local std::vector<double> ap_keep, bp_keep;
+double *scratch(std::vector<double> &keep, std::vector<double> &once, size_t n)
+{
+  std::vector<double> &v = n <= kKeep ? keep : once;
+  if (v.size() < n) v.resize(n);
+  return v.data();
 }
 
 // Panels of W lines (rows of op(A), or columns of op(B)) x kc terms, term-major inside a panel
@@ -178,10 +196,10 @@ void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const
 double sums::bound(int64_t i, int64_t j) const { return exstar_gemm_bound(k, sigma[(size_t)(i + j * m)]); }
 #endif
 
-void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out)
+void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower)
 {
 #if defined(EXSTAR_CPU_HAVE_WIDE) && !defined(EXSTAR_CPU_WIDE)
-  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out);
+  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out, lower);
 #endif
   out.m = m, out.n = n, out.k = k;
   const size_t mn = (size_t)(m * n);
@@ -193,17 +211,21 @@ void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A,
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
   const int64_t ncmax = min64(NC, (n + NR - 1) / NR * NR);
-  std::vector<double> ap((size_t)(MC * KC)), bp((size_t)(ncmax * KC));
+  std::vector<double> ap_once, bp_once;
+  double *const ap = scratch(ap_keep, ap_once, (size_t)(MC * KC)), *const bp = scratch(bp_keep, bp_once, (size_t)(ncmax * KC));
   for (int64_t jc = 0; jc < n; jc += NC) {
     const int64_t nc = min64(NC, n - jc);
     for (int64_t pc = 0; pc < k; pc += KC) {
       const int64_t kc = min64(KC, k - pc);
-      pack_b(B, n, jc, (nc + NR - 1) / NR * NR, pc, kc, bp.data());
+      pack_b(B, n, jc, (nc + NR - 1) / NR * NR, pc, kc, bp);
       for (int64_t ic = 0; ic < m; ic += MC) {
         const int64_t mc = min64(MC, m - ic);
-        pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap.data());
+        pack_a(A, m, ic, (mc + MR - 1) / MR * MR, pc, kc, ap);
         for (int64_t jr = 0; jr < nc; jr += NR)
-          for (int64_t ir = 0; ir < mc; ir += MR) tile(out, ic + ir, jc + jr, kc, ap.data() + ir * kc, bp.data() + jr * kc);
+          for (int64_t ir = 0; ir < mc; ir += MR) {
+            if (lower && ic + ir + MR - 1 < jc + jr) continue; // every entry of the tile has i < j
+            tile(out, ic + ir, jc + jr, kc, ap + ir * kc, bp + jr * kc);
+          }
       }
     }
   }

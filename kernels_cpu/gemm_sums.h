@@ -23,16 +23,18 @@ inline view op_view(char trans, const double *p, int64_t off, int64_t ld)
 
 // The fast sums of the m x n entries of op(A)·op(B) over k terms: S (exact), R and sigma,
 // each m x n column-major (index i + j*m). Non-finite factors or sigma out of range leave
-// non-finite S or R.
+// non-finite S or R. lower: only the entries i >= j are needed; the register tiles that hold
+// none of them are skipped (S and R of the entries i < j are then meaningless). Every entry
+// computed gets the same S and R either way.
 struct sums {
   int64_t m = 0, n = 0, k = 0;
   std::vector<double> S, R, sigma;
   double bound(int64_t i, int64_t j) const;
 };
 
-void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out);
+void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false);
 // The AVX-512 copy (kernels_cpu/wide_gemm_sums.cpp; fast_sums hands over to it at run time).
-void fast_sums_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out);
+void fast_sums_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false);
 
 } // namespace exstar_gemm
 #endif

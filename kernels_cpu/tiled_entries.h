@@ -51,12 +51,14 @@ inline void state_update(int64_t m, int64_t n, int64_t k, const view &A, const v
                          int64_t srs, int64_t scs)
 {
   if (m <= 0 || n <= 0 || k <= 0) return;
-  exstar_gemm::sums f;
+  static thread_local exstar_gemm::sums kept; // reused by the many small updates of a panel
+  exstar_gemm::sums once;
+  exstar_gemm::sums &f = m * n <= ((int64_t)1 << 16) ? kept : once;
   exstar_gemm::fast_sums(m, n, k, A, B, f);
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < m; ++i) {
       const size_t x = (size_t)(i + j * m);
-      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], f.bound(i, j), -1.0);
+      exstar_gemm_state_add(&st[i * srs + j * scs], f.S[x], f.R[x], exstar_gemm_bound(k, f.sigma[x]), -1.0); // f.bound(i, j)
     }
 }
 

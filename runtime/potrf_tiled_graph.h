@@ -5,7 +5,8 @@
  *   trsm(K, I)       tile (I, K) of L for I > K, from its state and the diagonal tile (CPU), the
  *                    tiles of a block column concurrently                      (I = K+1: top)
  *   update(K, I, J)  state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K, the Level-3 state codelet
- *                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)   (J = K+1: high)
+ *                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)   (J = K+1: high);
+ *                    I == J: uplo 'L', only the lower triangle (the plain graph's dsyrk)
  * Every entry is rounded once from its state plus the panel's own terms when the bound proves
  * it, else from the exact sum of all its terms, and every diagonal entry from the exact value
  * under its root: so the bits are the definition's for every nb, scheduler, worker mix and
@@ -144,6 +145,7 @@ int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t 
     a.transa = 'N', a.transb = 'T', a.alpha = -1.0;
     a.m = c.rows(I), a.n = c.rows(J), a.k = c.rows(K);
     a.exact_only = exact_only;
+    a.uplo = I == J ? 'L' : 0; // a diagonal tile's state is read on and below its diagonal only
     ret = ins.task(on(c, I, J), &exstar_state_gemm_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K), STARPU_RW,
                    c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
                    "exstar_potrf_update");

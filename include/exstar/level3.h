@@ -101,6 +101,9 @@ struct exstar_gemm_args {
   int64_t ic;          /**< row of the C (or state) block in buffer 2 */
   int64_t jc;          /**< column of that block */
   int exact_only;      /**< nonzero: every entry by the exact path (tests; same bits) */
+  char uplo;           /**< state_gemm only: 'L': only the entries i >= j of the block are needed
+                            (the others may be left as they are: the CPU kernel skips them, CUDA
+                            and OpenCL compute them all); 0 or anything else: all. gemm: unused */
 };
 extern struct starpu_codelet exstar_gemm_cl;       /**< R A, R B, RW C */
 extern struct starpu_codelet exstar_gemm_w_cl;     /**< R A, R B, W C (β == 0, whole handle) */

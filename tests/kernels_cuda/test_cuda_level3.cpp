@@ -107,7 +107,7 @@ TEST_CASE("CUDA state: init, add in pieces, round equal the CPU kernels", "[cuda
       const int l0 = cuts[p], len = cuts[p + 1] - cuts[p];
       const int64_t oa = c.transa == 'N' ? (int64_t)l0 * c.lda : l0, ob = c.transb == 'N' ? l0 : (int64_t)l0 * c.ldb;
       exstar_cpu_gemm_state_add(c.transa, c.transb, c.m, c.n, len, -1.0, c.A.data(), oa, c.lda, c.B.data(), ob, c.ldb,
-                                st.data(), 0, c.m);
+                                st.data(), 0, c.m, 0);
       REQUIRE(exstar_cuda_gemm_state_add(c.transa, c.transb, c.m, c.n, len, -1.0, (double *)dA.p, oa, c.lda,
                                          (double *)dB.p, ob, c.ldb, dS.p, 0, c.m, nullptr) == 0);
     }
@@ -265,7 +265,7 @@ TEST_CASE("CUDA state: the CPU kernel's states and roundings across tiles", "[cu
           const int l0 = cuts[p], len = cuts[p + 1] - cuts[p];
           const int64_t oa = ta == 'N' ? (int64_t)l0 * lda : l0, ob = tb == 'N' ? l0 : (int64_t)l0 * ldb;
           const double sign = p ? 1.0 : -1.0;
-          exstar_cpu_gemm_state_add(ta, tb, m, n, len, sign, A.data(), oa, lda, B.data(), ob, ldb, st.data(), 0, m);
+          exstar_cpu_gemm_state_add(ta, tb, m, n, len, sign, A.data(), oa, lda, B.data(), ob, ldb, st.data(), 0, m, 0);
           REQUIRE(exstar_cuda_gemm_state_add(ta, tb, m, n, len, sign, (double *)dA.p, oa, lda, (double *)dB.p, ob, ldb,
                                              dS.p, 0, m, nullptr) == 0);
         }

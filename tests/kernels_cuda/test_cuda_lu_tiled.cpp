@@ -145,7 +145,7 @@ void check_factorization(const std::string &name, int64_t m, int64_t n, int64_t 
       for (int64_t I = K + 1; I < t.mt; ++I) {
         const size_t l = (size_t)(I + K * t.mt), u = (size_t)(K + J * t.mt), c = (size_t)(I + J * t.mt);
         exstar_cpu_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.ha[l], 0, t.lda[l], t.ha[u], 0,
-                                  t.lda[u], t.hst[c], 0, t.ldst[c]);
+                                  t.lda[u], t.hst[c], 0, t.ldst[c], 0);
       }
   }
   unsigned long long r = 0;

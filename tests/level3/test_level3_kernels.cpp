@@ -92,7 +92,7 @@ TEST_CASE("GEMM-accumulate state: tiles added in any split round to the gemm bit
         const int l0 = cuts[p], len = cuts[p + 1] - cuts[p];
         const int64_t offa = c.transa == 'N' ? (int64_t)l0 * c.lda : l0, offb = c.transb == 'N' ? l0 : (int64_t)l0 * c.ldb;
         exstar_cpu_gemm_state_add(c.transa, c.transb, c.m, c.n, len, 1.0, c.A.data(), offa, c.lda, c.B.data(), offb,
-                                  c.ldb, st.data(), 0, c.m);
+                                  c.ldb, st.data(), 0, c.m, 0);
       }
       std::vector<double> got = C0;
       std::vector<unsigned char> mask((size_t)c.m * c.n, 7);
@@ -107,6 +107,50 @@ TEST_CASE("GEMM-accumulate state: tiles added in any split round to the gemm bit
       }
       CHECK(masked == declined);
       if (c.name.rfind("uniform", 0) == 0) CHECK(declined == 0);
+    }
+  }
+}
+
+// st += sign·op(A)·op(B) with uplo 'L' and with every entry, twice (both signs): the entries
+// i >= j must agree bit for bit, the others keep their start.
+static void check_uplo_lower(char ta, char tb, int m, int n, int k, const double *A, int lda, const double *B, int ldb)
+{
+  const size_t mn = (size_t)m * n;
+  std::vector<exstar_gemm_state_entry> all(mn), low(mn);
+  for (size_t x = 0; x < mn; ++x) // a recognizable start, so that untouched entries show
+    all[x] = low[x] = exstar_gemm_state_entry{(double)x, 0.25, 0.0, 0.0};
+  for (double sign : {1.0, -1.0}) {
+    exstar_cpu_gemm_state_add(ta, tb, m, n, k, sign, A, 0, lda, B, 0, ldb, all.data(), 0, m, 0);
+    exstar_cpu_gemm_state_add(ta, tb, m, n, k, sign, A, 0, lda, B, 0, ldb, low.data(), 0, m, 'L');
+  }
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      const size_t x = (size_t)i + (size_t)j * m;
+      const exstar_gemm_state_entry want = i >= j ? all[x] : exstar_gemm_state_entry{(double)x, 0.25, 0.0, 0.0};
+      INFO("entry (" << i << ", " << j << ")");
+      CHECK(same_bits(low[x].hi, want.hi));
+      CHECK(same_bits(low[x].lo, want.lo));
+      CHECK(same_bits(low[x].err, want.err));
+      CHECK(same_bits(low[x].mag, want.mag));
+    }
+}
+
+TEST_CASE("GEMM-accumulate state, uplo 'L': the entries i >= j as with every entry, the others untouched", "[gemm][state]")
+{
+  for (const gemm_case &c : gcases()) {
+    if (c.k == 0 || c.m == 0 || c.n == 0) continue;
+    SECTION(c.name) { check_uplo_lower(c.transa, c.transb, c.m, c.n, c.k, c.A.data(), c.lda, c.B.data(), c.ldb); }
+  }
+  // Square and past the kernel's blocks (MC = 128 rows, KC = 256 terms), as the Cholesky's
+  // diagonal tiles: A·Bᵀ.
+  for (int nn : {1, 9, 64, 131, 300}) {
+    SECTION("square " + std::to_string(nn))
+    {
+      Rng rng(nn);
+      const int k = nn + 7;
+      const std::vector<double> A = gen_uniform(nn * k, rng), B = gen_uniform(nn * k, rng);
+      check_uplo_lower('N', 'T', nn, nn, k, A.data(), nn, B.data(), nn);
+      check_uplo_lower('T', 'N', nn, nn, nn, A.data(), k, B.data(), k);
     }
   }
 }
