@@ -90,7 +90,7 @@ void usage(const char *prog)
 {
   std::fprintf(stderr,
                "usage: %s [options]\n"
-               "  --ops LIST        comma-separated subset of gemv,trsv,lu,lutiled,lubatch,gemm (default gemv,trsv,lu)\n"
+               "  --ops LIST        comma-separated subset of gemv,trsv,lu,lutiled,lubatch,gemm,potrf (default gemv,trsv,lu)\n"
                "  --lu-sizes LIST   lutiled: the n (default 4096,8192)\n"
                "  --lu-nbs LIST     lutiled: the tile edges (default 0: the library's default)\n"
                "  --lu-home WHERE   lutiled: host (pinned host array), device (tiles at home on the GPU) or both\n"
@@ -677,6 +677,74 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
 }
 
 
+// The exact Cholesky (exstar_dpotrf_tiled, lower, from a pinned host array: the tiles' way to the
+// GPU and back inside the time; tile edge --lu-nbs' first) against cusolverDnDpotrf on the same
+// matrix already on the device, and the same tiled graph in plain double (exstar_dpotrf_plain),
+// n = 2^lu-min-log .. 2^lu-max-log. A: symmetric, uniform in [-1, 1) off the diagonal, n on it.
+int bench_potrf(const Options &o, Gpu &g, Csv &csv)
+{
+  const int64_t nmax = int64_t(1) << o.lu_max_log;
+  double *hA = nullptr, *dA0, *dA, *work;
+  int *dinfo;
+  if (starpu_malloc((void **)&hA, nmax * nmax * sizeof(double))) {
+    std::fprintf(stderr, "starpu_malloc failed\n");
+    std::exit(1);
+  }
+  std::vector<double> A0(nmax * nmax), first;
+  CHECK_CUDA(cudaMalloc(&dA0, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dA, nmax * nmax * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&dinfo, sizeof(int)));
+  int bad = 0;
+  const int64_t nb = int_list(o.lu_nbs).empty() ? 0 : int_list(o.lu_nbs)[0];
+  for (int k = o.lu_min_log; k <= o.lu_max_log; ++k) {
+    const int64_t n = int64_t(1) << k;
+    const int ni = (int)n;
+    fill(A0.data(), n * n, 70 + k);
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < j; ++i) A0[(size_t)(i + j * n)] = A0[(size_t)(j + i * n)];
+      A0[(size_t)(j + j * n)] = (double)n;
+    }
+    CHECK_CUDA(cudaMemcpy(dA0, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice));
+    int lwork = 0;
+    CHECK_CUSOLVER(cusolverDnDpotrf_bufferSize(g.solver, CUBLAS_FILL_MODE_LOWER, ni, dA, ni, &lwork));
+    CHECK_CUDA(cudaMalloc(&work, (size_t)std::max(lwork, 1) * sizeof(double)));
+    const double tc = time_stream(g.s, o.lu_reps, [&] {
+      CHECK_CUDA(cudaMemcpyAsync(dA, dA0, n * n * sizeof(double), cudaMemcpyDeviceToDevice, g.s));
+    }, [&] { CHECK_CUSOLVER(cusolverDnDpotrf(g.solver, CUBLAS_FILL_MODE_LOWER, ni, dA, ni, work, lwork, dinfo)); });
+    cudaFree(work);
+    csv.add("potrf", n, "cuda", "cusolver", tc, 4.0 * n * n);
+    int64_t info = 0;
+    bool slow = false, repro = true;
+    first.clear();
+    auto prepare = [&] { std::copy(A0.begin(), A0.begin() + n * n, hA); };
+    const double te = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+      if (exstar_dpotrf_tiled('L', n, hA, n, &info, nb) != EXSTAR_SUCCESS) {
+        std::fprintf(stderr, "exstar_dpotrf_tiled: %s\n", exstar_last_error());
+        std::exit(1);
+      }
+    }, [&] {
+      if (first.empty()) first.assign(hA, hA + n * n);
+      else if (!std::equal(first.begin(), first.end(), hA)) repro = false;
+    }, &slow);
+    csv.add("potrf", n, "starpu-cuda", "exstar-tiled", te, 4.0 * n * n);
+    bad += !repro;
+    const double tp = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+      if (exstar_dpotrf_plain('L', n, hA, n, &info) != EXSTAR_SUCCESS) {
+        std::fprintf(stderr, "exstar_dpotrf_plain: %s\n", exstar_last_error());
+        std::exit(1);
+      }
+    }, [] {}, &slow);
+    csv.add("potrf", n, "starpu-cuda", "exstar-plain-tiled", tp, 4.0 * n * n);
+    std::fprintf(stderr, "# potrf n=%lld: cusolverDnDpotrf %.4f s; exstar_dpotrf_tiled %.4f s (%.1fx cusolver), factor %s, "
+                 "fnv1a %016llx; plain-tiled %.4f s (%.1fx cusolver)\n", (long long)n, tc, te, te / tc,
+                 repro ? "bit-identical over runs" : "DIFFERS", (unsigned long long)fnv1a(first.data(), first.size() * sizeof(double)),
+                 tp, tp / tc);
+  }
+  cudaFree(dA0), cudaFree(dA), cudaFree(dinfo);
+  starpu_free(hA);
+  return bad;
+}
+
 // A batch of LUs (exstar_dgetrf_batch: every matrix's tiled graph submitted, then the waits)
 // against cublasDgetrfBatched on the matrices already on the device.
 int bench_lu_batch(const Options &o, Gpu &g, Csv &csv)
@@ -824,6 +892,7 @@ int main(int argc, char **argv)
   if (has_op(o, "lutiled")) bad += bench_lu_tiled(o, g, csv);
   if (has_op(o, "lubatch")) bad += bench_lu_batch(o, g, csv);
   if (has_op(o, "gemm")) bad += bench_gemm_starpu(o, g, csv);
+  if (has_op(o, "potrf")) bad += bench_potrf(o, g, csv);
 
   std::fprintf(stderr, "# summary:\n");
   const int64_t n = int64_t(1) << o.max_log, nl = int64_t(1) << o.lu_max_log;
