@@ -98,6 +98,15 @@ int exstar_mpi_check_lu_workers(int plain);
  * already received for the updates, so the exact graph moves what the plain one moves. Needs a
  * CPU worker on every process (EXSTAR_ERR_NO_WORKER on every process otherwise). Collective. */
 int exstar_mpi_dpotrf(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q);
+/** exstar_mpi_dpotrf on a matrix already spread over the processes: its lower tiles (I >= J),
+ * tile (I, J) of rows [I nb, min(n, (I+1) nb)) and columns alike, column-major with leading
+ * dimension ldt (0: the tile's own rows; else ldt >= min(nb, n)), at tiles[I + J mt]
+ * (mt = ceil(n / nb)) on process exstar_mpi_tile_owner(I, J, P, Q), and only there (other
+ * entries, and the upper tiles, are not read). nb >= 1; P == Q == 0: the near-square default.
+ * On return each process's lower tiles hold their part of L (the strict upper triangle of a
+ * diagonal tile is left as it was); every process gets *info and the status. Bits are
+ * exstar_dpotrf's. Nothing passes through rank 0. Collective. */
+int exstar_mpi_dpotrf_tiles(int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt, int64_t *info);
 /** The plain-double baseline on the same distributed graph (exstar_dpotrf_plain's kernels). */
 int exstar_mpi_dpotrf_plain(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q);
 /** Distributed exstar_dgesv: the factorization by exstar_mpi_dgetrf, the solves (and

@@ -1,8 +1,9 @@
 // The distributed exact Cholesky (and its plain baseline): the graph of
 // runtime/potrf_tiled_graph.h submitted through StarPU-MPI on tiles spread 2D block-cyclic (the
-// near-square grid by default, as Chameleon's). The matrix starts and ends on rank 0: copy tasks
-// move its lower tiles to their owners before the graph and back after it; a tile's state lives
-// and is updated with its tile, the root flags of panel K with the diagonal tile (K, K).
+// near-square grid by default, as Chameleon's). The matrix starts and ends on rank 0 (copy tasks
+// move its lower tiles to their owners before the graph and back after it), or lives in the
+// caller's tiles on their owners (exstar_mpi_dpotrf_tiles); a tile's state lives and is updated
+// with its tile, the root flags of panel K with the diagonal tile (K, K).
 #include "runtime/mpi/internal.h"
 #include "runtime/potrf_tiled_graph.h"
 #include "codelets/codelets.h"
@@ -33,24 +34,41 @@ struct home_handles {
   std::vector<starpu_data_handle_t> tiles, flags;
 };
 
-// Owners and tags for c's handles (registered without data everywhere), the home handles on
-// rank 0, and the copies of the lower tiles to their owners.
-int distribute(chol_desc &c, home_handles &home, int P, int Q, double *A, int64_t lda, int32_t *flags,
-               const char *who)
+// Owners and tags for c's handles (registered without data everywhere). local: the caller's lower
+// tiles (exstar_mpi_dpotrf_tiles), this process's own registered anew over them, tiles[I + J mt]
+// with leading dimension ldt (0: the tile's rows).
+void register_owners(chol_desc &c, int P, int Q, double *const *local, int64_t ldt)
 {
   exstar_rt::tiled_desc &d = c.d;
-  const bool root = d.me == 0;
   d.ranks.assign((size_t)(d.mt * d.nt), 0);
-  home.tiles.assign(d.tiles.size(), nullptr);
-  home.flags.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(3 * d.mt * d.nt + 2 * d.kt);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(2 * d.mt * d.nt + d.kt);
   for (int64_t J = 0; J < d.nt; ++J)
     for (int64_t I = 0; I < d.mt; ++I) {
       const size_t t = (size_t)(I + J * d.mt);
       d.ranks[t] = exstar_mpi_tile_owner(I, J, P, Q);
+      if (local && I >= J && d.ranks[t] == d.me) {
+        starpu_data_unregister(d.tiles[t]);
+        starpu_matrix_data_register(&d.tiles[t], STARPU_MAIN_RAM, (uintptr_t)local[t], (uint32_t)(ldt ? ldt : c.rows(I)),
+                                    (uint32_t)c.rows(I), (uint32_t)c.rows(J), sizeof(double));
+      }
       starpu_mpi_data_register(d.tiles[t], tag++, d.ranks[t]);
-      if (I < J) continue; // the upper tiles are never read
-      if (!c.plain) starpu_mpi_data_register(c.state(I, J), tag++, d.ranks[t]);
+      if (I >= J && !c.plain) starpu_mpi_data_register(c.state(I, J), tag++, d.ranks[t]);
+    }
+  for (int64_t K = 0; K < d.kt; ++K) starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
+}
+
+// The home handles on rank 0: the root flags, and with scatter the lower tiles of A (lda), with
+// the copy tasks that move them to their owners.
+int make_home(chol_desc &c, home_handles &home, bool scatter, double *A, int64_t lda, int32_t *flags, const char *who)
+{
+  exstar_rt::tiled_desc &d = c.d;
+  const bool root = d.me == 0;
+  home.tiles.assign(scatter ? d.tiles.size() : 0, nullptr);
+  home.flags.assign(d.pivots.size(), nullptr);
+  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(d.mt * d.nt + d.kt);
+  for (int64_t J = 0; J < d.nt && scatter; ++J)
+    for (int64_t I = J; I < d.mt; ++I) { // the upper tiles are never read
+      const size_t t = (size_t)(I + J * d.mt);
       const int64_t rows = c.rows(I), cols = c.rows(J);
       starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
                                   root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
@@ -61,7 +79,6 @@ int distribute(chol_desc &c, home_handles &home, int P, int Q, double *A, int64_
       if (ret != 0) return exstar_rt::submit_status(ret, who);
     }
   for (int64_t K = 0; K < d.kt; ++K) {
-    starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
     starpu_vector_data_register(&home.flags[(size_t)K], root ? STARPU_MAIN_RAM : -1,
                                 root ? (uintptr_t)(flags + K * d.nb) : 0, (uint32_t)c.rows(K), sizeof(int32_t));
     starpu_mpi_data_register(home.flags[(size_t)K], tag++, 0);
@@ -87,18 +104,40 @@ int gather_home(const chol_desc &c, home_handles &home, const char *who)
   return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
-// rank 0's status and info of the factor (as exstar_dpotrf's), on every rank.
+// Whether this process's lower tiles of the caller's (src: exstar_mpi_dpotrf_tiles) hold NaN or inf.
+bool local_nonfinite(const chol_desc &c, double *const *tiles, int64_t ldt)
+{
+  for (int64_t J = 0; J < c.d.nt; ++J)
+    for (int64_t I = J; I < c.d.mt; ++I) {
+      if (c.d.rank(I, J) != c.d.me) continue;
+      const double *t = tiles[I + J * c.d.mt];
+      const int64_t rows = c.rows(I), ld = ldt ? ldt : rows;
+      for (int64_t j = 0; j < c.rows(J); ++j)
+        for (int64_t i = I == J ? j : 0; i < rows; ++i)
+          if (!std::isfinite(t[i + j * ld])) return true;
+    }
+  return false;
+}
+
+// rank 0's status and info of the factor (as exstar_dpotrf's), on every rank. tiles: the factor
+// lies in the processes' tiles (nonfinite: this process's finding), else in A (lda) on rank 0.
+// Collective.
 int share_result(const char *who, int me, int64_t n, const double *A, int64_t lda, const int32_t *flags,
-                 int64_t *info)
+                 int64_t *info, bool tiles = false, bool nonfinite = false)
 {
   int64_t st[2] = {EXSTAR_SUCCESS, 0};
   if (me == 0) {
     for (int64_t j = 0; j < n && st[1] == 0; ++j)
       if (flags[j]) st[1] = j + 1;
     if (st[1] > 0) st[0] = EXSTAR_ERR_NOT_POSDEF;
-    for (int64_t j = 0; j < n && st[0] == EXSTAR_SUCCESS; ++j)
+    for (int64_t j = 0; !tiles && j < n && st[0] == EXSTAR_SUCCESS; ++j)
       for (int64_t i = j; i < n; ++i)
         if (!std::isfinite(A[i + j * lda])) st[0] = EXSTAR_ERR_NONFINITE;
+  }
+  if (tiles) { // the tiles' finding, everywhere: NaN or inf anywhere, unless not positive definite
+    int bad = nonfinite ? 1 : 0, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (me == 0 && any && st[0] == EXSTAR_SUCCESS) st[0] = EXSTAR_ERR_NONFINITE;
   }
   MPI_Bcast(st, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
   *info = st[1];
@@ -111,20 +150,47 @@ int share_result(const char *who, int me, int64_t n, const double *A, int64_t ld
   return EXSTAR_SUCCESS;
 }
 
-int potrf_mpi(const char *who, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q, bool plain)
+// Where the matrix is: A (lda) on rank 0, or the caller's lower tiles on their owners (tiles, ldt).
+struct source {
+  double *A = nullptr;
+  int64_t lda = 0;
+  bool local = false;
+  double *const *tiles = nullptr;
+  int64_t ldt = 0;
+};
+
+// The local checks of each form.
+int check_args(const char *who, int me, int64_t n, int64_t nb, int P, int Q, const source &src, const int64_t *info)
+{
+  if (!info) return exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
+  if (n < 0 || nb < 0) return exstar_set_error(EXSTAR_ERR_ARG, "%s: n or nb < 0", who);
+  if (!src.local) {
+    if (me == 0 && (src.lda < (n > 1 ? n : 1) || (n > 0 && !src.A)))
+      return exstar_set_error(EXSTAR_ERR_ARG, "%s: A is NULL or lda < max(1, n)", who);
+    return EXSTAR_SUCCESS;
+  }
+  if (nb < 1) return exstar_set_error(EXSTAR_ERR_ARG, "%s: nb < 1", who);
+  if (src.ldt != 0 && src.ldt < nb && src.ldt < n)
+    return exstar_set_error(EXSTAR_ERR_ARG, "%s: ldt %lld < min(nb, n)", who, (long long)src.ldt);
+  const int64_t mt = (n + nb - 1) / nb;
+  for (int64_t J = 0; J < mt; ++J)
+    for (int64_t I = J; I < mt; ++I)
+      if (exstar_mpi_tile_owner(I, J, P, Q) == me && (!src.tiles || !src.tiles[I + J * mt]))
+        return exstar_set_error(EXSTAR_ERR_ARG, "%s: tile (%lld, %lld) of this process (%d) is NULL", who,
+                                (long long)I, (long long)J, me);
+  return EXSTAR_SUCCESS;
+}
+
+int potrf_mpi(const char *who, int64_t n, const source &src, int64_t *info, int64_t nb, int P, int Q, bool plain)
 {
   exstar_rt::clear_error();
   if (int s = exstar_mpi_rt::require_mpi(who)) return s;
   const int me = exstar_mpi_rank();
   const int exact_only = exstar_rt::exact_only();
-  const int64_t shared[] = {n, nb, P, Q, plain ? 1 : 0, exact_only};
-  if (int s = exstar_mpi_rt::same_everywhere(who, shared, 6)) return s;
-  int s = EXSTAR_SUCCESS;
-  if (!info) s = exstar_set_error(EXSTAR_ERR_ARG, "%s: info is NULL", who);
-  else if (n < 0 || nb < 0) s = exstar_set_error(EXSTAR_ERR_ARG, "%s: n or nb < 0", who);
-  else if (me == 0 && (lda < (n > 1 ? n : 1) || (n > 0 && !A)))
-    s = exstar_set_error(EXSTAR_ERR_ARG, "%s: A is NULL or lda < max(1, n)", who);
-  if (s == EXSTAR_SUCCESS) s = exstar_mpi_rt::resolve_grid(who, &P, &Q);
+  const int64_t shared[] = {n, nb, P, Q, plain ? 1 : 0, exact_only, src.local ? 1 : 0};
+  if (int s = exstar_mpi_rt::same_everywhere(who, shared, 7)) return s;
+  int s = exstar_mpi_rt::resolve_grid(who, &P, &Q);
+  if (s == EXSTAR_SUCCESS) s = check_args(who, me, n, nb, P, Q, src, info);
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
   *info = 0;
   if (n == 0) return EXSTAR_SUCCESS;
@@ -134,28 +200,35 @@ int potrf_mpi(const char *who, int64_t n, double *A, int64_t lda, int64_t *info,
   chol_desc c;
   c.d.me = me;
   home_handles home;
-  s = c.create(n, nb, nullptr, lda, nullptr, plain, false); // no data: the owners get copies
-  if (s == EXSTAR_SUCCESS) s = distribute(c, home, P, Q, A, lda, flags.data(), who);
+  s = c.create(n, nb, nullptr, src.lda, nullptr, plain, false); // no data: the owners get copies
+  if (s == EXSTAR_SUCCESS) register_owners(c, P, Q, src.local ? src.tiles : nullptr, src.ldt);
+  if (s == EXSTAR_SUCCESS) s = make_home(c, home, !src.local, src.A, src.lda, flags.data(), who);
   if (s == EXSTAR_SUCCESS) {
     mpi_submit ins{MPI_COMM_WORLD, me};
     s = exstar_rt::potrf_tiled_graph(ins, who, c, exact_only);
   }
   const int g = gather_home(c, home, who);
   if (s == EXSTAR_SUCCESS) s = g;
-  c.destroy();
+  c.destroy(); // the caller's tiles (src.local) hold the factor once their handles are gone
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
   if ((s = exstar_mpi_rt::agree(who, s))) return s;
-  return share_result(who, me, n, A, lda, flags.data(), info);
+  if (!src.local) return share_result(who, me, n, src.A, src.lda, flags.data(), info);
+  return share_result(who, me, n, nullptr, 0, flags.data(), info, true, local_nonfinite(c, src.tiles, src.ldt));
 }
 
 } // namespace
 
 int exstar_mpi_dpotrf(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q)
 {
-  return potrf_mpi("exstar_mpi_dpotrf", n, A, lda, info, nb, P, Q, false);
+  return potrf_mpi("exstar_mpi_dpotrf", n, source{A, lda}, info, nb, P, Q, false);
+}
+
+int exstar_mpi_dpotrf_tiles(int64_t n, int64_t nb, int P, int Q, double *const *tiles, int64_t ldt, int64_t *info)
+{
+  return potrf_mpi("exstar_mpi_dpotrf_tiles", n, source{nullptr, 0, true, tiles, ldt}, info, nb, P, Q, false);
 }
 
 int exstar_mpi_dpotrf_plain(int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb, int P, int Q)
 {
-  return potrf_mpi("exstar_mpi_dpotrf_plain", n, A, lda, info, nb, P, Q, true);
+  return potrf_mpi("exstar_mpi_dpotrf_plain", n, source{A, lda}, info, nb, P, Q, true);
 }

@@ -486,6 +486,72 @@ TEST_CASE("distributed Cholesky: the factor, info and status are exstar_dpotrf's
 
 // The exact path of a Cholesky panel task reads tiles its process received for the updates:
 // the exact graph sends what the plain graph sends (states never move).
+TEST_CASE("distributed Cholesky on the application's own tiles: each process's lower tiles hold exstar_dpotrf's bits",
+          "[mpi][potrf][tiles]")
+{
+  Rng rng(2027);
+  std::vector<std::pair<std::string, std::vector<double>>> ps = {{"random SPD 37", spd(37, rng)},
+                                                                 {"wide exponents 29", spd(29, rng, 200)}};
+  {
+    std::vector<double> A = spd(30, rng);
+    A[12 + 12 * 30] = -1.0;
+    ps.push_back({"indefinite 30", A});
+  }
+  for (const auto &[name, A] : ps) {
+    const int n = (int)std::lround(std::sqrt((double)A.size()));
+    chol want{A};
+    if (rank() == 0) want.status = exstar_dpotrf('L', n, want.A.data(), n, &want.info);
+    std::vector<double> all = want.A;
+    MPI_Bcast(all.data(), (int)all.size(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (auto [P, Q] : grids())
+      for (int64_t nb : {7, 16})
+        for (int64_t ldt : {int64_t(0), nb + 2}) {
+          const int64_t mt = (n + nb - 1) / nb;
+          auto rows = [&](int64_t I) { return std::min<int64_t>(nb, n - I * nb); };
+          std::vector<std::vector<double>> mine((size_t)(mt * mt));
+          std::vector<double *> tiles((size_t)(mt * mt), nullptr);
+          for (int64_t J = 0; J < mt; ++J)
+            for (int64_t I = J; I < mt; ++I) {
+              if (exstar_mpi_tile_owner(I, J, P, Q) != rank()) continue;
+              const int64_t ld = ldt ? ldt : rows(I);
+              std::vector<double> &t = mine[(size_t)(I + J * mt)];
+              t.assign((size_t)(ld * rows(J)), -7.0);
+              for (int64_t j = 0; j < rows(J); ++j)
+                for (int64_t i = 0; i < rows(I); ++i) t[(size_t)(i + j * ld)] = A[(size_t)(I * nb + i + (J * nb + j) * n)];
+              tiles[(size_t)(I + J * mt)] = t.data();
+            }
+          int64_t info = -1;
+          const int status = exstar_mpi_dpotrf_tiles(n, nb, P, Q, tiles.data(), ldt, &info);
+          INFO(name << ", grid " << P << "x" << Q << ", nb " << nb << ", ldt " << ldt << " on " << nranks()
+                    << " processes: " << exstar_last_error());
+          REQUIRE(status == shared_int(want.status));
+          REQUIRE(info == shared_int64(want.info));
+          bool same = true;
+          for (int64_t J = 0; J < mt; ++J)
+            for (int64_t I = J; I < mt; ++I) {
+              const std::vector<double> &t = mine[(size_t)(I + J * mt)];
+              if (t.empty()) continue;
+              const int64_t ld = ldt ? ldt : rows(I);
+              for (int64_t j = 0; j < rows(J); ++j)
+                for (int64_t i = 0; i < ld; ++i) {
+                  const int64_t gi = I * nb + i, gj = J * nb + j;
+                  const double w = i >= rows(I) ? -7.0                                  // padding: untouched
+                                   : gi >= gj ? all[(size_t)(gi + gj * n)]               // the factor
+                                              : A[(size_t)(gi + gj * n)];                // above it: as it was
+                  same = same && same_bits(t[(size_t)(i + j * ld)], w);
+                }
+            }
+          int ok = same ? 1 : 0, every = 0;
+          MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+          REQUIRE(every == 1);
+        }
+  }
+  std::vector<double *> none(16, nullptr);
+  int64_t info = 0;
+  REQUIRE(exstar_mpi_dpotrf_tiles(40, 10, 0, 0, none.data(), 0, &info) == EXSTAR_ERR_ARG);
+  REQUIRE(exstar_mpi_dpotrf_tiles(40, 0, 0, 0, none.data(), 0, &info) == EXSTAR_ERR_ARG);
+}
+
 TEST_CASE("distributed Cholesky: the exact graph sends at most 1.1x the plain graph's bytes", "[mpi][potrf][bytes]")
 {
   if (nranks() == 1) return;
