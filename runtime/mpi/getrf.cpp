@@ -161,14 +161,7 @@ int share_result(const char *who, int me, int64_t m, int64_t n, const double *A,
   return s;
 }
 
-// Where the matrix is: A (lda) on rank 0, or the caller's tiles on their owners (tiles, ldt).
-struct source {
-  double *A = nullptr;
-  int64_t lda = 0;
-  bool local = false;
-  double *const *tiles = nullptr;
-  int64_t ldt = 0;
-};
+using exstar_mpi_rt::source;
 
 // The local checks of the tiles form: every tile this process owns is given, ldt fits.
 int check_tiles(const char *who, int64_t m, int64_t n, int64_t nb, int P, int Q, const source &src,

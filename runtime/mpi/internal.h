@@ -6,6 +6,16 @@
 
 namespace exstar_mpi_rt {
 
+/* Where a distributed factorization's matrix is: A (lda) on rank 0, or the caller's tiles on
+ * their owners (local: tiles[I + J mt], leading dimension ldt, 0: the tile's rows). */
+struct source {
+  double *A = nullptr;
+  int64_t lda = 0;
+  bool local = false;
+  double *const *tiles = nullptr;
+  int64_t ldt = 0;
+};
+
 /* count consecutive StarPU-MPI tags, the same on every process (collective calls take them in
  * the same order). */
 starpu_mpi_tag_t take_tags(int64_t count);

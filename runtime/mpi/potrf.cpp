@@ -150,14 +150,7 @@ int share_result(const char *who, int me, int64_t n, const double *A, int64_t ld
   return EXSTAR_SUCCESS;
 }
 
-// Where the matrix is: A (lda) on rank 0, or the caller's lower tiles on their owners (tiles, ldt).
-struct source {
-  double *A = nullptr;
-  int64_t lda = 0;
-  bool local = false;
-  double *const *tiles = nullptr;
-  int64_t ldt = 0;
-};
+using exstar_mpi_rt::source;
 
 // The local checks of each form.
 int check_args(const char *who, int me, int64_t n, int64_t nb, int P, int Q, const source &src, const int64_t *info)
