@@ -28,6 +28,7 @@
 #include "core/checked_round.h"
 #include "core/gemv.h"
 #include "core/gemm.h"
+#include "kernels_cuda/gemm_internal.cuh"
 
 #define EXSTAR_ACC_PTR exstar_i64 *
 #define EXSTAR_ACC_ADD(p, v) (*(p) += (v))
@@ -43,15 +44,11 @@
 #define EXSTAR_GEMM_DPTR const double *
 #include "core/gemm.inc"
 
+using namespace exstar_cuda_l3;
+
 namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
-
-// op(X)(i, l) = X[off + i*rs + l*cs].
-struct opview {
-  const double *p;
-  int64_t off, rs, cs;
-};
 
 opview make_op(char trans, const double *p, int64_t off, int64_t ld)
 {
@@ -115,21 +112,6 @@ __device__ __forceinline__ void cp_async8(void *smem, const double *gmem, bool v
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 
-enum mode { GEMM = 0, STATE = 1 };
-
-struct epilogue {
-  double alpha, beta;            // gemm
-  double *C;                     // gemm: C(i, j) = C[offc + i + j*ldc]
-  int64_t offc, ldc;
-  unsigned long long *count;     // gemm: entries declined so far (the list's length, may pass cap)
-  int64_t *list;                 // gemm: i + j*m of declined entries, the first `cap`
-  int64_t cap;
-  unsigned *mask;                // gemm: bit i + j*m of declined entries beyond cap (or NULL)
-  exstar_bdd *st;                // state: st(i, j) = st[offst + i + j*ldst]
-  int64_t offst, ldst;
-  double sign;                   // state
-};
-
 // The epilogue of one entry (not inlined: the main loop keeps every register).
 template <int MODE>
 __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_t k, int64_t i, int64_t j, double S,
@@ -143,10 +125,7 @@ __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_
     if (exstar_gemm_finish_fast(S, R, E, ep_.alpha, ep_.beta, cin, &y)) {
       *cp = y;
     } else {
-      const int64_t x = i + j * m;
-      const unsigned long long slot = atomicAdd(ep_.count, 1ull);
-      if ((int64_t)slot < ep_.cap) ep_.list[slot] = x;
-      else atomicOr(&ep_.mask[x >> 5], 1u << (x & 31));
+      decline(ep_, i + j * m);
     }
   } else {
     exstar_bdd *d = ep_.st + ep_.offst + i + j * ep_.ldst;
@@ -528,7 +507,9 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
   epilogue e{};
   e.alpha = alpha, e.beta = beta, e.C = C, e.offc = offc, e.ldc = ldc, e.count = count, e.list = list, e.cap = cap,
   e.mask = mask;
-  if (st == 0) st = launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
+  if (st == 0)
+    st = crt_wanted(GEMM, m, n, k) ? crt_products(GEMM, m, n, k, a, b, ex, ex + m, e, s)
+                                   : launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
   // grids for a typical decline rate; grid-stride beyond (the counts are on the device)
   if (st == 0) {
     retry_kernel<<<grid_cap(cdiv(cap, 8), 2048), 256, 0, s>>>(ra, list, count, cap, list2, count2);
@@ -558,7 +539,9 @@ extern "C" int exstar_cuda_gemm_state_add(char transa, char transb, int64_t m, i
   int r = exps(m, n, k, a, b, &ex, s);
   epilogue e{};
   e.st = (exstar_bdd *)st, e.offst = offst, e.ldst = ldst, e.sign = sign;
-  if (r == 0) r = launch_fast<STATE>(m, n, k, a, b, ex, e, s);
+  if (r == 0)
+    r = crt_wanted(STATE, m, n, k) ? crt_products(STATE, m, n, k, a, b, ex, ex + m, e, s)
+                                   : launch_fast<STATE>(m, n, k, a, b, ex, e, s);
   if (ex) cudaFreeAsync(ex, s);
   return r;
 }
