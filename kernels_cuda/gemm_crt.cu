@@ -15,10 +15,11 @@
 //   3. finish_kernel: a thread an entry, its residues' sums from the EXSTAR_CRT_COUNT planes
 //      (coalesced along i), the reconstruction, then the checked rounding or the state.
 // Large products go by chunks of C (row and column blocks) so that the scratch stays near
-// 3 GiB; scratch is stream-ordered (cudaMallocAsync / cudaFreeAsync), no host synchronization.
+// 3 GiB; scratch is stream-ordered (from exstar's own pool: scratch_pool), no host synchronization.
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <stdlib.h>
+#include <mutex>
 #include "kernels_cuda/acc_cuda.cuh"
 #include "core/checked_round.h"
 #include "core/gemm.h"
@@ -135,6 +136,31 @@ int blas_handle(cublasHandle_t *h)
   return 0;
 }
 
+// The scratch's own memory pool a device, which keeps up to 3 GiB mapped between products:
+// the default pool gives its memory back at every stream synchronization (StarPU's, after each
+// task), so that each product would map its ~1 GiB of scratch again.
+int scratch_pool(cudaMemPool_t *pool)
+{
+  static std::mutex lock;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  cudaError_t ce = cudaGetDevice(&dev);
+  if (ce != cudaSuccess || dev >= 64) return ce != cudaSuccess ? status(ce) : -(int)cudaErrorInvalidDevice;
+  std::lock_guard<std::mutex> g(lock);
+  if (!pools[dev]) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    ce = cudaMemPoolCreate(&pools[dev], &props);
+    if (ce != cudaSuccess) return pools[dev] = nullptr, status(ce);
+    uint64_t keep = (uint64_t)3 << 30;
+    cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  *pool = pools[dev];
+  return 0;
+}
+
 int residues(const opview &X, int64_t line0, int64_t count, int64_t k, int64_t kp, const int *ex, int w, int8_t *out,
              cudaStream_t s)
 {
@@ -187,7 +213,10 @@ int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const
   const opview Bt{B.p, B.off, B.cs, B.rs}; // op(B)'s columns as lines
   const size_t bytes_a = (size_t)(P * mc * kp), bytes_b = (size_t)(P * nc * kp);
   char *scratch = nullptr;
-  cudaError_t ce = cudaMallocAsync((void **)&scratch, bytes_a + bytes_b + sizeof(int32_t) * (size_t)(P * mc * nc), s);
+  cudaMemPool_t pool;
+  if ((r = scratch_pool(&pool))) return r;
+  cudaError_t ce =
+      cudaMallocFromPoolAsync((void **)&scratch, bytes_a + bytes_b + sizeof(int32_t) * (size_t)(P * mc * nc), pool, s);
   if (ce != cudaSuccess) return status(ce);
   int8_t *ra = (int8_t *)scratch, *rb = ra + bytes_a;
   int32_t *c = (int32_t *)(scratch + bytes_a + bytes_b);

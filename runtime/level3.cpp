@@ -89,11 +89,13 @@ starpu_data_handle_t register_matrix(const double *p, int64_t ld, int64_t rows, 
 }
 
 // Tile edge of a blocking call's output: 1024 (a GPU fills up with a 1024 x 1024 tile, a CPU
-// core finishes one in a bounded time), halved while there are fewer tiles than twice the workers.
+// core finishes one in a bounded time), 2048 when every worker is a CUDA worker (the integer
+// path converts a tile's strips of A and B once a task: a larger tile converts less), halved
+// while there are fewer tiles than twice the workers.
 int64_t tile_edge(int64_t m, int64_t n)
 {
   const int64_t want = 2 * (int64_t)starpu_worker_get_count();
-  int64_t t = 1024;
+  int64_t t = starpu_cuda_worker_get_count() == starpu_worker_get_count() ? 2048 : 1024;
   while (t > 128 && ceil_div(m, t) * ceil_div(n, t) < want) t /= 2;
   return t;
 }
