@@ -196,20 +196,60 @@ void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const
 double sums::bound(int64_t i, int64_t j) const { return exstar_gemm_bound(k, sigma[(size_t)(i + j * m)]); }
 #endif
 
-void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower)
+void EXSTAR_CPU_ENTRY(product_sigmas)(int64_t m, int64_t n, int64_t k, const view &A, const view &B,
+                                      std::vector<double> &sigma)
 {
 #if defined(EXSTAR_CPU_HAVE_WIDE) && !defined(EXSTAR_CPU_WIDE)
-  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out, lower);
+  if (exstar_cpu_wide_enabled()) return product_sigmas_wide(m, n, k, A, B, sigma);
+#endif
+  // codes of op(A) term-major (ea[l*m + i]) and of op(B) column-major (eb[j*k + l]); every code
+  // is in [-4000, 4000], so a sum of two fits 16 bits
+  std::vector<int16_t> ea((size_t)(m * k)), eb((size_t)(k * n));
+  for (int64_t l = 0; l < k; ++l)
+    for (int64_t i = 0; i < m; ++i) ea[(size_t)(l * m + i)] = (int16_t)exstar_exp_above(A.at(i, l));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t l = 0; l < k; ++l) eb[(size_t)(j * k + l)] = (int16_t)exstar_exp_above(B.at(l, j));
+  const int ep = exstar_gemm_count_exp(k);
+  sigma.resize((size_t)(m * n));
+  constexpr int64_t RB = 256; // rows a block: their k codes (k * 512 bytes) stay in L2 across the columns
+  int16_t e[RB];
+  for (int64_t ib = 0; ib < m; ib += RB) {
+    const int64_t mb = min64(RB, m - ib);
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t t = 0; t < mb; ++t) e[t] = (int16_t)(2 * EXSTAR_GEMM_EXP_ZERO);
+      const int16_t *bj = eb.data() + j * k;
+      for (int64_t l = 0; l < k; ++l) {
+        const int16_t b = bj[l], *a = ea.data() + l * m + ib;
+        for (int64_t t = 0; t < mb; ++t) {
+          const int16_t s = (int16_t)(a[t] + b);
+          e[t] = e[t] > s ? e[t] : s;
+        }
+      }
+      for (int64_t t = 0; t < mb; ++t) sigma[(size_t)(ib + t + j * m)] = exstar_gemm_sigma(e[t], 0, ep);
+    }
+  }
+}
+
+void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower,
+                                 const std::vector<double> *sigma)
+{
+#if defined(EXSTAR_CPU_HAVE_WIDE) && !defined(EXSTAR_CPU_WIDE)
+  if (exstar_cpu_wide_enabled()) return fast_sums_wide(m, n, k, A, B, out, lower, sigma);
 #endif
   out.m = m, out.n = n, out.k = k;
   const size_t mn = (size_t)(m * n);
-  out.S.assign(mn, 0.0), out.R.assign(mn, 0.0), out.sigma.assign(mn, 0.0);
-  const std::vector<int> ea = row_exps(m, k, A);
-  const view Bt{B.p, B.off, B.cs, B.rs}; // columns of op(B) as rows
-  const std::vector<int> eb = row_exps(n, k, Bt);
-  const int ep = exstar_gemm_count_exp(k);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
+  out.S.assign(mn, 0.0), out.R.assign(mn, 0.0);
+  if (sigma) {
+    out.sigma = *sigma;
+  } else {
+    out.sigma.assign(mn, 0.0);
+    const std::vector<int> ea = row_exps(m, k, A);
+    const view Bt{B.p, B.off, B.cs, B.rs}; // columns of op(B) as rows
+    const std::vector<int> eb = row_exps(n, k, Bt);
+    const int ep = exstar_gemm_count_exp(k);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) out.sigma[(size_t)(i + j * m)] = exstar_gemm_sigma(ea[(size_t)i], eb[(size_t)j], ep);
+  }
   const int64_t ncmax = min64(NC, (n + NR - 1) / NR * NR);
   std::vector<double> ap_once, bp_once;
   double *const ap = scratch(ap_keep, ap_once, (size_t)(MC * KC)), *const bp = scratch(bp_keep, bp_once, (size_t)(ncmax * KC));

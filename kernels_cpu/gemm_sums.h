@@ -32,9 +32,20 @@ struct sums {
   double bound(int64_t i, int64_t j) const;
 };
 
-void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false);
+// sigma, when given (m x n, as out.sigma), replaces the split constants of the rows' and
+// columns' codes: product_sigmas's, for the second pass of wide exponent ranges.
+void fast_sums(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false,
+               const std::vector<double> *sigma = nullptr);
 // The AVX-512 copy (kernels_cpu/wide_gemm_sums.cpp; fast_sums hands over to it at run time).
-void fast_sums_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false);
+void fast_sums_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, sums &out, bool lower = false,
+                    const std::vector<double> *sigma = nullptr);
+
+// Each entry's split constant from its own largest product: exstar_gemm_sigma(e, 0, ep) with
+// e = max_l exp_above(a_il) + exp_above(b_lj), as core/gemm.inc's retry pass takes it, for all
+// m x n entries at once (a max-plus product on 16-bit codes). With it, fast_sums IS the retry
+// pass of every entry: the same terms, the same order, the same S and R.
+void product_sigmas(int64_t m, int64_t n, int64_t k, const view &A, const view &B, std::vector<double> &sigma);
+void product_sigmas_wide(int64_t m, int64_t n, int64_t k, const view &A, const view &B, std::vector<double> &sigma);
 
 } // namespace exstar_gemm
 #endif

@@ -9,6 +9,7 @@
 #ifdef EXSTAR_CPU_HAVE_WIDE
 template class std::vector<double>;
 template class std::vector<int>;
+template class std::vector<short>; // int16_t
 template class std::vector<unsigned long long>; // exstar_u64
 #pragma GCC target("arch=x86-64-v4,prefer-vector-width=512")
 #define EXSTAR_CPU_WIDE 1

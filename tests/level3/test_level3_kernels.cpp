@@ -60,6 +60,38 @@ TEST_CASE("gemm kernel: the exact repair path alone gives the same bits", "[gemm
   }
 }
 
+TEST_CASE("gemm kernel: wide exponent ranges through the second pass (every entry's own split constant)", "[gemm]")
+{
+  // at least 256 entries, most of them declined by the first pass: the vectorized retry of all
+  // entries runs, then the exact path for what it declines; specials and zeros among them
+  Rng rng(20261127);
+  struct wide_class {
+    const char *name;
+    value_gen gen;
+  };
+  const wide_class classes[] = {
+      {"exponents 2^-300..2^300", [](int q, Rng &r) { return gen_exp_spread(q, -300, 300, r); }},
+      {"exponents 2^-1000..2^1000", [](int q, Rng &r) { return gen_exp_spread(q, -1000, 1000, r); }},
+      {"exponents 2^-540..2^-480 (underflowing products)", [](int q, Rng &r) { return gen_exp_spread(q, -540, -480, r); }},
+      {"specials among wide", [](int q, Rng &r) {
+         std::vector<double> v = gen_exp_spread(q, -200, 200, r), sp = gen_special(q, r, 0.02);
+         for (size_t x = 0; x < v.size(); x += 37) v[x] = sp[x];
+         return v;
+       }},
+  };
+  for (const wide_class &wc : classes)
+    for (char ta : {'N', 'T'}) {
+      gemm_case c = make_gemm(std::string(wc.name) + " " + ta + "N", ta, 'N', 24, 19, 40, ta == 'T' ? -0.5 : 1.0,
+                              ta == 'T' ? 1.0 : 0.0, wc.gen, wc.gen, rng);
+      SECTION(c.name)
+      {
+        int64_t repaired = -1;
+        check_bits(run_gemm(c, 0, &repaired), c.expected, c.m);
+        CHECK(repaired > 24 * 19 / 32); // the second pass did run
+      }
+    }
+}
+
 TEST_CASE("gemm kernel: uniform data takes the fast path", "[gemm]")
 {
   Rng rng(5);
