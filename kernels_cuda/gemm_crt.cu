@@ -204,19 +204,25 @@ bool crt_wanted(int md, int64_t m, int64_t n, int64_t k)
 int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ea,
                  const int *eb, const epilogue &ep, cudaStream_t s)
 {
+  // without a cuBLAS handle or a pool (a device or driver without them), the FP64 kernel
   cublasHandle_t h;
-  int r = blas_handle(&h);
-  if (r == 0 && cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS) r = -(int)cudaErrorInvalidValue;
-  if (r) return r;
+  cudaMemPool_t pool;
+  if (blas_handle(&h) || cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS || scratch_pool(&pool)) {
+    (void)cudaGetLastError();
+    return kCrtNoMemory;
+  }
+  int r = 0;
   const int w = exstar_crt_width(k);
   const int64_t kp = cdiv(k, kPad) * kPad, mc = chunk(m, kp), nc = chunk(n, kp);
   const opview Bt{B.p, B.off, B.cs, B.rs}; // op(B)'s columns as lines
   const size_t bytes_a = (size_t)(P * mc * kp), bytes_b = (size_t)(P * nc * kp);
   char *scratch = nullptr;
-  cudaMemPool_t pool;
-  if ((r = scratch_pool(&pool))) return r;
   cudaError_t ce =
       cudaMallocFromPoolAsync((void **)&scratch, bytes_a + bytes_b + sizeof(int32_t) * (size_t)(P * mc * nc), pool, s);
+  if (ce == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    return kCrtNoMemory; // the caller takes the FP64 kernel: the same bits, no scratch
+  }
   if (ce != cudaSuccess) return status(ce);
   int8_t *ra = (int8_t *)scratch, *rb = ra + bytes_a;
   int32_t *c = (int32_t *)(scratch + bytes_a + bytes_b);

@@ -42,6 +42,9 @@ __device__ __forceinline__ void decline(const epilogue &ep, int64_t x)
 // 0 never, 1 whenever k allows; unset: gemm products large enough to fill the tensor cores),
 // and the product itself: every entry's checked result into ep (declines listed, as the FP64
 // fast kernel's), from the line codes ea (m) and eb (n).
+// crt_products's answer when its scratch does not fit the device (or cuBLAS or a memory pool is
+// not to be had): nothing was launched, and the caller takes the FP64 kernel (the same bits).
+constexpr int kCrtNoMemory = 1;
 bool crt_wanted(int md, int64_t m, int64_t n, int64_t k);
 int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ea,
                  const int *eb, const epilogue &ep, cudaStream_t s);
