@@ -20,6 +20,7 @@
 #include "core/checked_round.h"
 #include "core/gemm.h"
 #include "core/sumsq.h"
+#include <stdlib.h>
 
 #ifndef EXSTAR_CUDA_DOT_THREADS
 #define EXSTAR_CUDA_DOT_THREADS 256
@@ -152,15 +153,15 @@ __device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, doub
   return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
 }
 
-#ifndef EXSTAR_CUDA_SUMSQ_UNROLL /* double2 loads in flight per thread in nrm2's loop */
-#define EXSTAR_CUDA_SUMSQ_UNROLL 2
-#endif
-
 // nrm2's Σ x_i·x_i (the dot of x with itself: the same exact value, so the same bits): x read
 // once, each square through core/sumsq.h's window (18 floating-point operations where the dot's
-// step takes ~38). Tuning (H100, n = 2^27): two double2 loads in flight, one window: 2.04 TB/s
-// with the window's tests in floating point; two windows (two chains of sums) or other unrolls
-// were slower (1.4-1.6 TB/s).
+// step takes ~38). U double2 loads in flight per thread; PF: the next iteration's loads issued
+// before this one's squares (software pipelining: a thread's loads wait behind no arithmetic).
+// Tuning (H100, n = 2^27, bench/results/h100-2026-11-27/nrm2-prefetch): U = 1 with PF 2.22 TB/s
+// (the default); U = 2 without PF 2.01, with PF 2.08; U = 4 1.60 / 1.24; two windows (two
+// chains of sums) 1.4-1.6; 6 or 8 blocks an SM (fewer registers, the grid grown to match)
+// 0.75-0.82. EXSTAR_CUDA_SUMSQ_CFG picks a variant (sumsq_variant) for the benchmarks.
+template <int U, bool PF>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     long long npairs, const double2 *__restrict__ x2, const double *__restrict__ px, int nsingle,
     long long single0, long long single1, exstar_i64 *__restrict__ acc)
@@ -181,27 +182,59 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     if (nsingle > 0) flags |= sumsq_step(sacc, q, f0, f1, px[single0]);
     if (nsingle > 1) flags |= sumsq_step(sacc, q, f0, f1, px[single1]);
   }
-  constexpr int kU = EXSTAR_CUDA_SUMSQ_UNROLL;
-  for (; i + (kU - 1) * gstride < npairs; i += kU * gstride) {
-    double2 a[kU];
+  double2 a[U];
+  bool have = i + (U - 1) * gstride < npairs;
+  if (PF && have) {
 #pragma unroll
-    for (int u = 0; u < kU; ++u) a[u] = __ldg(x2 + i + u * gstride);
+    for (int u = 0; u < U; ++u) a[u] = __ldg(x2 + i + u * gstride);
+  }
+  while (have) {
+    const long long next = i + U * gstride;
+    const bool more = next + (U - 1) * gstride < npairs;
+    double2 b[U];
+    if (!PF) {
 #pragma unroll
-    for (int u = 0; u < kU; ++u) {
+      for (int u = 0; u < U; ++u) a[u] = __ldg(x2 + i + u * gstride);
+    } else if (more) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) b[u] = __ldg(x2 + next + u * gstride);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
       flags |= sumsq_step(sacc, q, f0, f1, a[u].x);
       flags |= sumsq_step(sacc, q, f0, f1, a[u].y);
     }
+    if (PF) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) a[u] = b[u];
+    }
+    i = next, have = more;
   }
   for (; i < npairs; i += gstride) {
-    double2 a = __ldg(x2 + i);
-    flags |= sumsq_step(sacc, q, f0, f1, a.x);
-    flags |= sumsq_step(sacc, q, f0, f1, a.y);
+    double2 c = __ldg(x2 + i);
+    flags |= sumsq_step(sacc, q, f0, f1, c.x);
+    flags |= sumsq_step(sacc, q, f0, f1, c.y);
   }
   sumsq_close(sacc, f0, q);
 #pragma unroll
   for (int k = 0; k < EXSTAR_FPE_N; ++k)
     if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
   exstar_cuda_block_finish(sacc, f0, flags, acc);
+}
+
+// The variant of sumsq_pairs_kernel (read at every launch: a benchmark switches it):
+// EXSTAR_CUDA_SUMSQ_CFG 0 = (U 2), 1 = (U 2, PF), 3 = (U 4), 4 = (U 4, PF); default (U 1, PF).
+using sumsq_fn = void (*)(long long, const double2 *, const double *, int, long long, long long, exstar_i64 *);
+sumsq_fn sumsq_variant()
+{
+  const char *v = getenv("EXSTAR_CUDA_SUMSQ_CFG");
+  switch (v ? v[0] : '2') {
+  case '0': return sumsq_pairs_kernel<2, false>;
+  case '1': return sumsq_pairs_kernel<2, true>;
+  case '3': return sumsq_pairs_kernel<4, false>;
+  case '4': return sumsq_pairs_kernel<4, true>;
+  default: return sumsq_pairs_kernel<1, true>;
+  }
 }
 
 // Any strides: element i is x[fx + i*incx], y[fy + i*incy].
@@ -265,8 +298,8 @@ extern "C" int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t
     if (peel) singles[nsingle++] = 0;
     if (tail) singles[nsingle++] = n - 1;
     if (px == py) // nrm2: one read of x
-      sumsq_pairs_kernel<<<grid, kThreads, 0, s>>>(npairs, reinterpret_cast<const double2 *>(px + peel), px,
-                                                   nsingle, singles[0], singles[1], acc);
+      sumsq_variant()<<<grid, kThreads, 0, s>>>(npairs, reinterpret_cast<const double2 *>(px + peel), px, nsingle,
+                                                singles[0], singles[1], acc);
     else
       dot_pairs_kernel<<<grid, kThreads, 0, s>>>(
           npairs, reinterpret_cast<const double2 *>(px + peel),
