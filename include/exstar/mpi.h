@@ -84,8 +84,8 @@ int exstar_mpi_dgetrf_tiles_plain(int64_t m, int64_t n, int64_t nb, int P, int Q
 /** Checks that every process's workers can run the tasks of exstar_mpi_dgetrf (plain != 0:
  * exstar_mpi_dgetrf_plain; exstar_mpi_dgesv factorizes as exstar_mpi_dgetrf). The LU's panels,
  * U block rows and row interchanges run on CPU workers, or on CUDA workers where exstar is built
- * with CUDA, and the copies that move the tiles between rank 0 and their owners on CPU workers:
- * a process with OpenCL workers alone cannot take part. Returns EXSTAR_SUCCESS, or
+ * with CUDA, and so do the copies that move tiles between rank 0 and their owners (the _tiles
+ * forms need the same workers): a process with OpenCL workers alone cannot take part. Returns EXSTAR_SUCCESS, or
  * EXSTAR_ERR_NO_WORKER on every process with one message (exstar_last_error) naming the first
  * process that cannot and its workers. Collective; submits nothing. */
 int exstar_mpi_check_lu_workers(int plain);
