@@ -2,7 +2,9 @@
  * kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or a negative cudaError_t code,
  * never a host synchronization). Same contracts, bit for bit, as kernels_cpu/gemm.h:
  * op(A)(i, l) = A[offa + i + l*lda] ('N') or A[offa + l + i*lda] ('T'/'C'). Every entry takes
- * core/gemm.h's fast path; what its check declines is recomputed exactly (core/gemm.inc) by a
+ * a fast path that proves its rounding or declines: core/gemm.h's FP64 sums, or for large
+ * products the integer path on the int8 tensor cores (core/crt.h, gemm_crt.cu;
+ * EXSTAR_CUDA_GEMM_CRT); what its check declines is recomputed exactly (core/gemm.inc) by a
  * second kernel over a device-side list, so the bits never depend on the path. exact_only != 0
  * sends every entry to the exact path. `repaired`, when not NULL, is a DEVICE counter that the
  * launch ADDS the number of exactly computed entries to. */
