@@ -457,19 +457,25 @@ void require_same_factor(int n, const chol &got, const chol &want, const std::st
   REQUIRE(shared(same));
 }
 
+// The Cholesky problems: a random SPD matrix of order n1, one of order n2 with wide exponents,
+// and one that is not positive definite (a negative diagonal entry at column 12 of 30).
+std::vector<std::pair<std::string, std::vector<double>>> chol_problems(int n1, int n2, Rng &rng)
+{
+  std::vector<std::pair<std::string, std::vector<double>>> ps = {
+      {"random SPD " + std::to_string(n1), spd(n1, rng)}, {"wide exponents " + std::to_string(n2), spd(n2, rng, 200)}};
+  std::vector<double> A = spd(30, rng);
+  A[12 + 12 * 30] = -1.0;
+  ps.push_back({"indefinite 30", A});
+  return ps;
+}
+
 } // namespace
 
 TEST_CASE("distributed Cholesky: the factor, info and status are exstar_dpotrf's, every grid and tile edge",
           "[mpi][potrf]")
 {
   Rng rng(2026);
-  std::vector<std::pair<std::string, std::vector<double>>> ps = {{"random SPD 40", spd(40, rng)},
-                                                                 {"wide exponents 33", spd(33, rng, 200)}};
-  { // not positive definite: a negative diagonal entry at column 12
-    std::vector<double> A = spd(30, rng);
-    A[12 + 12 * 30] = -1.0;
-    ps.push_back({"indefinite 30", A});
-  }
+  const auto ps = chol_problems(40, 33, rng);
   for (const auto &[name, A] : ps) {
     const int n = (int)std::lround(std::sqrt((double)A.size()));
     chol want{A};
@@ -490,13 +496,7 @@ TEST_CASE("distributed Cholesky on the application's own tiles: each process's l
           "[mpi][potrf][tiles]")
 {
   Rng rng(2027);
-  std::vector<std::pair<std::string, std::vector<double>>> ps = {{"random SPD 37", spd(37, rng)},
-                                                                 {"wide exponents 29", spd(29, rng, 200)}};
-  {
-    std::vector<double> A = spd(30, rng);
-    A[12 + 12 * 30] = -1.0;
-    ps.push_back({"indefinite 30", A});
-  }
+  const auto ps = chol_problems(37, 29, rng);
   for (const auto &[name, A] : ps) {
     const int n = (int)std::lround(std::sqrt((double)A.size()));
     chol want{A};
