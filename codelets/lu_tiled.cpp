@@ -68,23 +68,7 @@ void lu_plain_urow_cpu(void *buffers[], void *cl_arg)
 #endif
 
 #ifdef EXSTAR_WITH_CUDA_CODELETS
-// The tiles a task was given, for the CUDA launchers (device pointers in host arrays).
-exstar_cuda_tiles cuda_tiles(const task_view &t)
-{
-  return exstar_cuda_tiles{t.v.m,        t.v.n,         t.v.nb, t.v.mt, t.v.nt, t.a.data(), t.lda.data(),
-                           reinterpret_cast<void *const *>(t.st.data()), t.ldst.data(), t.v.lc, t.ldlc.data(),
-                           t.v.perm};
-}
-
-// Unpacks a tiled task for a CUDA launcher: launch(h, t, v, stream) returns its status.
-template <class Launch> void run_cuda(void *buffers[], void *cl_arg, const char *what, Launch launch)
-{
-  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
-  task_view t;
-  make_view(buffers, h, t);
-  const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(launch(*h, t, v, starpu_cuda_get_local_stream()), what);
-}
+using exstar_tiles::run_cuda;
 
 void lu_panel_cuda(void *buffers[], void *cl_arg)
 {

@@ -1,11 +1,14 @@
 // The tiled exact Cholesky's panel codelets (the diagonal tile, a tile below it): the view of
-// the tiles a task was given (as the LU's tiled codelets), handed to the CPU kernel. The updates are the Level-3 state codelet
+// the tiles a task was given (as the LU's tiled codelets), handed to the CPU or CUDA kernel. The updates are the Level-3 state codelet
 // (exstar_state_gemm_cl), which every back end has.
 #include "codelets/potrf_tiled.h"
 #include "codelets/tile_view.h"
 #include "codelets/glue.h"
 #include "codelets/level3_glue.h"
 #include "kernels_cpu/potrf_tiled.h"
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+#include "kernels_cuda/potrf_tiled.h"
+#endif
 
 namespace {
 
@@ -17,6 +20,20 @@ void potrf_panel_cpu(void *buffers[], void *cl_arg)
   exstar_tiles::make_view(buffers, h, t);
   exstar_cpu_potrf_panel(&t.v, h->K, h->J, h->J + 1, t.ipiv, h->exact_only);
 }
+
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+// The same on a CUDA worker (the flags buffer in device memory).
+void potrf_panel_cuda(void *buffers[], void *cl_arg)
+{
+  exstar_tiles::run_cuda(buffers, cl_arg, "exstar_potrf_panel", [](const exstar_lu_tiled_args &h,
+                                                                   exstar_tiles::task_view &t,
+                                                                   const exstar_cuda_tiles &v, exstar_cuda_stream s) {
+    return exstar_cuda_potrf_panel(&v, h.K, h.J, t.ipiv, h.exact_only, nullptr, s);
+  });
+}
+#else
+#define potrf_panel_cuda nullptr
+#endif
 
 // The tile's shape and the terms left of the panel (the exact path's reach): the task's cost.
 uint32_t panel_footprint(struct starpu_task *task)
@@ -52,7 +69,8 @@ void potrf_plain_update_cpu(void *buffers[], void *cl_arg)
 
 struct starpu_perfmodel diag_model, trsm_model, plain_diag_model, plain_trsm_model, plain_update_model;
 
-starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*cpu)(void *[], void *))
+starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*cpu)(void *[], void *),
+                             void (*cuda)(void *[], void *) = nullptr)
 {
   model.type = STARPU_HISTORY_BASED;
   model.symbol = name;
@@ -60,6 +78,7 @@ starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*c
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
   cl.cpu_funcs[0] = cpu;
+  if (cuda) EXSTAR_CUDA_FUNC(cl, cuda);
   cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
   cl.model = &model;
   cl.name = name;
@@ -69,9 +88,9 @@ starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*c
 } // namespace
 
 struct starpu_codelet exstar_potrf_diag_cl =
-    panel_codelet(diag_model, "exstar_potrf_diag", exstar_cpu_guarded<potrf_panel_cpu>);
+    panel_codelet(diag_model, "exstar_potrf_diag", exstar_cpu_guarded<potrf_panel_cpu>, potrf_panel_cuda);
 struct starpu_codelet exstar_potrf_trsm_cl =
-    panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu>);
+    panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu>, potrf_panel_cuda);
 #ifdef EXSTAR_HAVE_LAPACK
 struct starpu_codelet exstar_potrf_plain_diag_cl =
     panel_codelet(plain_diag_model, "exstar_potrf_plain_diag", exstar_cpu_guarded<potrf_plain_panel_cpu>);

@@ -6,9 +6,9 @@
 #define EXSTAR_CODELETS_POTRF_TILED_H
 #include <starpu.h>
 
-/* J == K: RW tile (K,K), R its state, R tiles (K, 0..K-1), W flags(K). CPU. */
+/* J == K: RW tile (K,K), R its state, R tiles (K, 0..K-1), W flags(K). CPU, CUDA. */
 extern struct starpu_codelet exstar_potrf_diag_cl;
-/* J > K: RW tile (J,K), R its state, R tile (K,K), R tiles (J, 0..K-1) and (K, 0..K-1). CPU. */
+/* J > K: RW tile (J,K), R its state, R tile (K,K), R tiles (J, 0..K-1) and (K, 0..K-1). CPU, CUDA. */
 extern struct starpu_codelet exstar_potrf_trsm_cl;
 /* The plain-double baseline on the same graph (LAPACK dpotrf, dtrsm; CPU; no implementation
  * without LAPACK at build time): buffers as the exact ones, no states. */

@@ -6,6 +6,10 @@
 #include "codelets/level3_glue.h"
 #include "codelets/lu_tiled.h"
 #include "kernels_cpu/lu_tiled.h"
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+#include "codelets/glue.h"
+#include "kernels_cuda/lu_tiled.h"
+#endif
 #include <vector>
 
 namespace exstar_tiles {
@@ -56,6 +60,26 @@ inline void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view 
                          h->nt,         t.a.data(),     t.lda.data(),  t.st.data(),
                          t.ldst.data(), copies ? t.lc.data() : nullptr, t.ldlc.data(), copies ? t.perm.data() : nullptr};
 }
+
+#ifdef EXSTAR_WITH_CUDA_CODELETS
+// The tiles a task was given, for the CUDA launchers (device pointers in host arrays).
+inline exstar_cuda_tiles cuda_tiles(const task_view &t)
+{
+  return exstar_cuda_tiles{t.v.m,        t.v.n,         t.v.nb, t.v.mt, t.v.nt, t.a.data(), t.lda.data(),
+                           reinterpret_cast<void *const *>(t.st.data()), t.ldst.data(), t.v.lc, t.ldlc.data(),
+                           t.v.perm};
+}
+
+// Unpacks a tiled task for a CUDA launcher: launch(h, t, v, stream) returns its status.
+template <class Launch> void run_cuda(void *buffers[], void *cl_arg, const char *what, Launch launch)
+{
+  const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
+  task_view t;
+  make_view(buffers, h, t);
+  const exstar_cuda_tiles v = cuda_tiles(t);
+  exstar_codelet_cuda_check(launch(*h, t, v, starpu_cuda_get_local_stream()), what);
+}
+#endif
 
 } // namespace exstar_tiles
 #endif

@@ -240,4 +240,37 @@ EXSTAR_FN int exstar_bdd_last_ok(const exstar_bdd *d, double a, double b, double
   return ok & exstar_checked_close(v, fabs(r) + big * 0x1p-50 + d->err + d->mag * EXSTAR_BDD_REL);
 }
 
+/* *y := RN(sqrt(x)) for the exact value x that d holds within its bound, when provable; 0 (the
+ * caller then takes the exact root, core/sqrt.h) otherwise. With v = RN(hi + lo) (|x − (v + e)| <=
+ * dist, e the TwoSum error) and the candidate r = sqrt(v) (IEEE, correctly rounded; e may put x
+ * past a midpoint, then its neighbour is tried once: any candidate would do, a wrong one only
+ * declines), r IS RN(sqrt(x)) when x lies strictly between
+ * (r − h)² and (r + h)², h the smaller half gap of r (sqrt is increasing). With r² = p + q
+ * (TwoProd), (r ± h)² − (v + e) = (p − v) − e + q ± 2rh + h²: p − v is exact (p and v within a
+ * factor 2: Sterbenz), 2rh and h² exact (h a power of two, v in the fast path's range keeps them
+ * normal); the four roundings of the sums below stay under 2^-45 of the terms' magnitudes. */
+EXSTAR_FN int exstar_bdd_sqrt_ok(const exstar_bdd *d, double *y)
+{
+  double e, q;
+  const double v = exstar_two_sum(d->hi, d->lo, &e);
+  const double dist = d->err + d->mag * EXSTAR_BDD_REL;
+  if (!(v >= EXSTAR_CHECKED_MIN && v < 0x1p990)) return 0; /* zero, negative, NaN, inf, out of range */
+  double r = sqrt(v);
+  for (int step = 0; step < 2; ++step) { /* r, then its neighbour on x's side (lo moved it) */
+    const double p = exstar_two_prod(r, r, &q);
+    const double h = exstar_half_gap(r);
+    const double dv = p - v, t = (dv - e) + q, a = 2.0 * (r * h), b = h * h;
+    const double slack = dist + 0x1p-45 * (fabs(dv) + fabs(e) + fabs(q) + a + b);
+    const double above = t + a + b, below = a - b - t; /* (r + h)² − x and x − (r − h)², near */
+    if (above > slack && below > slack) {
+      *y = r;
+      return 1;
+    }
+    if (above < -slack) r = exstar_from_bits(exstar_bits(r) + 1);
+    else if (below < -slack) r = exstar_from_bits(exstar_bits(r) - 1);
+    else return 0;
+  }
+  return 0;
+}
+
 #endif /* EXSTAR_CORE_CHECKED_ROUND_H */

@@ -89,10 +89,12 @@ __device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
   return flags;
 }
 
-// The terms k < kg of row r of the tile grid times column j. A term's tile and offset by one
+// The terms k < kg of row r of the tile grid times column j (RowU: times row j, the Cholesky's
+// l(j, k)). A term's tile and offset by one
 // 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
 // were most of the exact path's time), its tile's address from the cached arrays; the loads of
 // kExactBatch terms in flight together, across tile boundaries.
+template <bool RowU = false>
 __device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], const dgrid &g, int64_t r,
                                           int64_t j, int64_t kg, int t, int step)
 {
@@ -115,30 +117,41 @@ __device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
   };
   auto u = [=](int64_t k) {
     const uint32_t tk = (uint32_t)k / nb;
+    if (RowU) {
+      const int64_t tu = tj + (int64_t)tk * mt;
+      return a[tu][cj + ((uint32_t)k - tk * nb) * lda[tu]];
+    }
     const int64_t tu = tk + tj * mt;
     return a[tu][cj * lda[tu] + ((uint32_t)k - tk * nb)];
   };
   return span_terms(acc, fpe, 0, kg, t, step, l, u);
 }
 
+// acc := init (NULL: zero) + a (when with_a) + the terms, exactly, by a whole warp (every lane
+// calls it); lane 0 then holds it complete (flags added).
 template <class Terms>
-__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, Terms terms)
+__device__ __forceinline__ void exact_acc_warp(exstar_i64 *acc, const exstar_i64 *init, bool with_a, double a,
+                                               Terms terms)
 {
   const int lane = threadIdx.x & 31;
-  for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) acc[w] = 0;
+  for (int w = lane; w < EXSTAR_ACC_WORDS; w += 32) acc[w] = init ? init[w] : 0;
   __syncwarp();
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
-  int flags = lane == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
+  int flags = lane == 0 && with_a ? exstar_sum_step_atomic(acc, fpe, a) : 0;
   flags |= terms(acc, fpe, lane, 32);
   exstar_acc_flush_fpe_atomic(acc, fpe);
   flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
   __syncwarp();
+  if (lane == 0) exstar_acc_add_flags_private(acc, flags);
+}
+
+template <class Terms>
+__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, Terms terms)
+{
+  exact_acc_warp(acc, nullptr, true, a, terms);
   double y = 0.0;
-  if (lane == 0) {
-    exstar_acc_add_flags_private(acc, flags);
-    y = exstar_acc_round_private(acc);
-  }
+  if ((threadIdx.x & 31) == 0) y = exstar_acc_round_private(acc);
   y = __shfl_sync(0xffffffffu, y, 0);
   __syncwarp();
   return y;

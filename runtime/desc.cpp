@@ -440,7 +440,7 @@ int exstar_dpotrf_desc_insert(exstar_desc desc)
     return exstar_set_error(EXSTAR_ERR_ARG, "%s: the matrix is %lld x %lld, not square", who, (long long)d.m,
                             (long long)d.n);
   if (!exstar_rt::potrf_runs(false))
-    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the Cholesky panel needs a CPU worker (none is running)", who);
+    return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the Cholesky panel needs a CPU or CUDA worker (none is running)", who);
   drop_chol(desc); // an earlier factorization's: waits for its tasks
   try {
     desc->chol_flags.assign((size_t)d.n, 0);

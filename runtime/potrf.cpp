@@ -113,8 +113,10 @@ int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t
   if (n == 0) return EXSTAR_SUCCESS;
   if (!exstar_rt::potrf_runs(plain))
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: %s", who,
-                            starpu_cpu_worker_get_count() == 0 ? "the Cholesky panel needs a CPU worker (none is running)"
-                                                               : "this build has no LAPACK (the plain baseline's kernels)");
+                            !plain ? "the Cholesky panel needs a CPU or CUDA worker (none is running)"
+                            : starpu_cpu_worker_get_count() == 0
+                                ? "the plain Cholesky needs a CPU worker (none is running)"
+                                : "this build has no LAPACK (the plain baseline's kernels)");
   if (nb == 0) nb = exstar_default_tile(n, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;
   return u == 'L' ? potrf_lower(who, n, A, lda, nb, info, plain) : potrf_upper(who, n, A, lda, nb, info, plain);

@@ -1,8 +1,8 @@
 /* The tiled exact Cholesky's descriptor and task graph on tile indices, written once for one
  * process (runtime/potrf.cpp) and for StarPU-MPI (runtime/mpi/potrf.cpp). Chameleon's tiled
  * Cholesky, with a GEMM-accumulate state per lower tile; per panel K:
- *   diag(K)          the definition's chain on the diagonal tile, its roots (CPU)    (priority: top)
- *   trsm(K, I)       tile (I, K) of L for I > K, from its state and the diagonal tile (CPU), the
+ *   diag(K)          the definition's chain on the diagonal tile, its roots (CPU, CUDA) (priority: top)
+ *   trsm(K, I)       tile (I, K) of L for I > K, from its state and the diagonal tile (CPU, CUDA), the
  *                    tiles of a block column concurrently                      (I = K+1: top)
  *   update(K, I, J)  state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K, the Level-3 state codelet
  *                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)   (J = K+1: high);
@@ -39,13 +39,22 @@ struct chol_desc {
   starpu_data_handle_t &state(int64_t I, int64_t J) { return st[(size_t)(I + J * d.mt)]; }
   starpu_data_handle_t state(int64_t I, int64_t J) const { return st[(size_t)(I + J * d.mt)]; }
   int64_t rows(int64_t I) const { return I * d.nb + d.nb <= d.n ? d.nb : d.n - I * d.nb; }
+  /* Where the exact graph's tasks run: on CUDA workers when there are any and the panels have
+   * CUDA kernels (then no state ever leaves the GPU: 32 bytes an entry, which the CPU panels
+   * fetched and the updates sent back at every step), else anywhere (0). As the LU's panel path
+   * (tiled_desc::panel_where). */
+  static unsigned long long where()
+  {
+    return starpu_cuda_worker_get_count() > 0 && exstar_potrf_diag_cl.cuda_funcs[0] ? STARPU_CUDA : 0;
+  }
   /* home: the tiles over L (ld), the flags over flags; else registered without data (a
    * distributed run fills them). */
   int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags, bool plain_, bool home = true)
   {
     plain = plain_;
     if (int s = d.create(n, n, nb, L, ld, flags, false, home)) return s;
-    d.gpu_masks.clear(); // StarPU places every task (the panel's are CPU codelets)
+    d.gpu_masks.clear(); // StarPU places every task, on the GPUs when the panels run there
+    d.panel_where = plain ? 0 : where();
     if (plain) return EXSTAR_SUCCESS;
     st.assign((size_t)(d.mt * d.nt), nullptr);
     for (int64_t J = 0; J < d.nt; ++J)
@@ -60,6 +69,7 @@ struct chol_desc {
     d.m = d.n = tiles_of.n, d.nb = tiles_of.nb, d.mt = d.nt = d.kt = tiles_of.nt;
     d.tiles = tiles_of.tiles;
     d.own_tiles = false, d.at_home = false, plain = false;
+    d.panel_where = where();
     d.pivots.assign((size_t)d.kt, nullptr);
     for (int64_t K = 0; K < d.kt; ++K)
       starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(flags + K * d.nb),
@@ -82,10 +92,11 @@ struct chol_desc {
 
 namespace potrf_graph {
 
-// The task that writes tile (I, J) (or its state) runs on its owner.
-inline tiled_graph::place on(const chol_desc &c, int64_t I, int64_t J)
+// The task that writes tile (I, J) (or its state) runs on its owner, on its GPUs when the panels
+// run there and the codelet can.
+inline tiled_graph::place on(const chol_desc &c, int64_t I, int64_t J, const starpu_codelet &cl)
 {
-  return tiled_graph::place{c.d.ranks.empty() ? -1 : c.d.rank(I, J), 0, nullptr, 0};
+  return tiled_graph::place{c.d.ranks.empty() ? -1 : c.d.rank(I, J), tiled_graph::gpu_only(c.d, cl), nullptr, 0};
 }
 
 // The states of the lower tiles := the tiles (one exact term each).
@@ -97,8 +108,8 @@ int init_states(Submit &ins, const char *who, const chol_desc &c)
       exstar_state_args a;
       std::memset(&a, 0, sizeof a);
       a.m = c.rows(I), a.n = c.rows(J);
-      int ret = ins.task(on(c, I, J), &exstar_state_init_cl, STARPU_R, c.d.tile(I, J), STARPU_RW, c.state(I, J),
-                         STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
+      int ret = ins.task(on(c, I, J, exstar_state_init_cl), &exstar_state_init_cl, STARPU_R, c.d.tile(I, J), STARPU_RW,
+                         c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;
@@ -136,7 +147,8 @@ int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t 
   int ret;
   if (c.plain) {
     const int diagonal = I == J;
-    ret = ins.task(on(c, I, J), &exstar_potrf_plain_update_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K),
+    ret = ins.task(on(c, I, J, exstar_potrf_plain_update_cl), &exstar_potrf_plain_update_cl, STARPU_R, c.d.tile(I, K),
+                   STARPU_R, c.d.tile(J, K),
                    STARPU_RW, c.d.tile(I, J), STARPU_VALUE, &diagonal, sizeof diagonal, STARPU_PRIORITY, prio,
                    STARPU_NAME, "exstar_potrf_plain_update");
   } else {
@@ -146,7 +158,8 @@ int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t 
     a.m = c.rows(I), a.n = c.rows(J), a.k = c.rows(K);
     a.exact_only = exact_only;
     a.uplo = I == J ? 'L' : 0; // a diagonal tile's state is read on and below its diagonal only
-    ret = ins.task(on(c, I, J), &exstar_state_gemm_cl, STARPU_R, c.d.tile(I, K), STARPU_R, c.d.tile(J, K), STARPU_RW,
+    ret = ins.task(on(c, I, J, exstar_state_gemm_cl), &exstar_state_gemm_cl, STARPU_R, c.d.tile(I, K), STARPU_R,
+                   c.d.tile(J, K), STARPU_RW,
                    c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
                    "exstar_potrf_update");
   }
@@ -174,11 +187,13 @@ int potrf_tiled_graph(Submit &ins, const char *who, const chol_desc &c, int exac
 int potrf_tiled_insert(const char *who, const chol_desc &c, int exact_only);
 
 /* Whether the Cholesky graph can run on the workers there are: its diagonal and panel codelets
- * need a CPU worker (plain: and LAPACK at build time). */
+ * need a CPU worker or a CUDA worker (exact: CUDA where exstar was built with its CUDA kernels;
+ * plain: a CPU worker and LAPACK at build time). */
 inline bool potrf_runs(bool plain)
 {
-  if (starpu_cpu_worker_get_count() == 0) return false;
-  return !plain || exstar_potrf_plain_diag_cl.cpu_funcs[0] != nullptr;
+  if (plain) return starpu_cpu_worker_get_count() > 0 && exstar_potrf_plain_diag_cl.cpu_funcs[0] != nullptr;
+  return starpu_cpu_worker_get_count() > 0 ||
+         (starpu_cuda_worker_get_count() > 0 && exstar_potrf_diag_cl.cuda_funcs[0] != nullptr);
 }
 
 /* The memory the tiled Cholesky allocates beyond A: the states of the lower tiles (32 bytes an

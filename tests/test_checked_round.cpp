@@ -7,6 +7,9 @@
 #include "kernels_cpu/acc_cpu.h"
 #include "core/checked_round.h"
 #include "tests/cases.hpp"
+#include "mpfr_value.hpp"
+#include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace exstar_test;
@@ -125,4 +128,102 @@ TEST_CASE("values a hair off a tie round the right way or are declined", "[core]
         }
     }
   }
+}
+
+namespace {
+
+// RN(sqrt(Σ a_k·b_k)) by MPFR for a positive sum in the normal range: the exact sum (the few
+// terms here span far less than 4200 bits), one rounding of its root.
+double mpfr_root(const std::vector<std::pair<double, double>> &terms)
+{
+  MpfrValue s(4200), p(120), r(53);
+  mpfr_set_zero(s.get(), 1);
+  for (const auto &t : terms) {
+    mpfr_set_d(p.get(), t.first, MPFR_RNDN);
+    mpfr_mul_d(p.get(), p.get(), t.second, MPFR_RNDN); // 106 bits: exact
+    mpfr_add(s.get(), s.get(), p.get(), MPFR_RNDN);
+  }
+  mpfr_sqrt(r.get(), s.get(), MPFR_RNDN);
+  return mpfr_get_d(r.get(), MPFR_RNDN);
+}
+
+// The checked root of Σ a_k·b_k through a bounded double-double: accepted or not, and its value.
+attempt checked_root(const std::vector<std::pair<double, double>> &terms)
+{
+  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+  attempt a{false, 0.0};
+  for (const auto &t : terms)
+    if (!exstar_bdd_add_product(&d, t.first, t.second)) return a;
+  a.accepted = exstar_bdd_sqrt_ok(&d, &a.value) != 0;
+  return a;
+}
+
+} // namespace
+
+TEST_CASE("an accepted checked root is RN of the exact value's root (MPFR), and typical roots are accepted",
+          "[core][checked][sqrt]")
+{
+  Rng rng(4141);
+  int accepted = 0, tried = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    // a Cholesky pivot's value: a − Σ l_k², a dominant (exponents spread as the class says)
+    const int n = 1 + (int)rand_below(rng, 24), spread = rep % 3 == 0 ? 0 : rep % 3 == 1 ? 20 : 400;
+    const int e0 = spread ? (int)rand_below(rng, (uint64_t)spread) - spread / 2 : 0;
+    std::vector<std::pair<double, double>> t;
+    const double a = std::ldexp(1.0 + (double)rand_below(rng, 1u << 30) * 0x1p-30, 2 * e0) * (double)n;
+    t.push_back({a, 1.0});
+    for (int k = 0; k < n; ++k) {
+      const double l = gen_uniform(1, rng)[0] * std::ldexp(0.9, e0);
+      t.push_back({-l, l});
+    }
+    const attempt c = checked_root(t);
+    ++tried;
+    if (!c.accepted) continue;
+    ++accepted;
+    INFO("case " << rep << ", " << n << " terms");
+    CHECK(same_bits(c.value, mpfr_root(t)));
+  }
+  INFO(accepted << " of " << tried << " accepted");
+  CHECK(accepted > tried * 9 / 10);
+}
+
+TEST_CASE("checked roots at and a hair off a midpoint's square decide right or decline", "[core][checked][sqrt]")
+{
+  Rng rng(4242);
+  int accepted = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    // m = y + h, the midpoint above y: m² = y·y + y·2h + h·h exactly, as three exact terms
+    const int e = (int)rand_below(rng, 1200) - 600;
+    const double y = std::ldexp(1.0 + (double)rand_below(rng, 1u << 30) * 0x1p-30, e);
+    const double h = exstar_half_gap(y);
+    std::vector<std::pair<double, double>> t = {{y, y}, {y, 2.0 * h}, {h, h}};
+    CHECK_FALSE(checked_root(t).accepted); // an exact tie is never accepted
+    for (int k : {0, 40, 60, 100, 104, 106, 110, 150}) {
+      for (double sign : {1.0, -1.0}) {
+        std::vector<std::pair<double, double>> u = t;
+        u.push_back({sign * std::ldexp(y, -k), y});
+        const attempt c = checked_root(u);
+        if (!c.accepted) continue;
+        ++accepted;
+        INFO("y " << y << ", perturbation 2^-" << k << " y², sign " << sign);
+        CHECK(same_bits(c.value, mpfr_root(u)));
+      }
+    }
+  }
+  CHECK(accepted > 0);
+}
+
+TEST_CASE("checked roots of zero, negative and special values are declined", "[core][checked][sqrt]")
+{
+  double y;
+  for (double v : {0.0, -0.0, -1.0, -0x1p-1000, std::nan(""), (double)INFINITY, -(double)INFINITY, 0x1p-1000, 0x1p1000}) {
+    exstar_bdd d{v, 0.0, 0.0, 0.0};
+    INFO(v);
+    CHECK_FALSE(exstar_bdd_sqrt_ok(&d, &y));
+  }
+  exstar_bdd wide{1.0, 0.0, 0x1p-20, 0.0}; // a bound wider than the rounding interval
+  CHECK_FALSE(exstar_bdd_sqrt_ok(&wide, &y));
+  exstar_bdd four{4.0, 0.0, 0.0, 0.0};
+  REQUIRE(exstar_bdd_sqrt_ok(&four, &y));
+  CHECK(y == 2.0);
 }

@@ -64,11 +64,11 @@ std::string lacking(bool plain)
 }
 
 // What this process lacks to run the distributed Cholesky, "" if nothing: its diagonal and panel
-// codelets on CPU workers (runtime/potrf_tiled_graph.h), the copies, the states and updates.
+// codelets on CPU or CUDA workers (runtime/potrf_tiled_graph.h), the copies, the states and updates.
 std::string lacking_potrf(bool plain)
 {
   if (!exstar_rt::potrf_runs(plain))
-    return plain ? "CPU worker with LAPACK for the plain Cholesky's kernels" : "CPU worker for the Cholesky's panels";
+    return plain ? "CPU worker with LAPACK for the plain Cholesky's kernels" : "CPU or CUDA worker for the Cholesky's panels";
   const std::vector<const starpu_codelet *> others =
       plain ? std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl,
                                                   &exstar_potrf_plain_update_cl}

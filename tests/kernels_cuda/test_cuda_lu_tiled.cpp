@@ -1,5 +1,6 @@
-// The CUDA kernels of the tiled exact LU (panel, U block row, interchanges) against the CPU
-// kernels, bit for bit, at every step of a whole factorization: the right-looking sequence is
+// The CUDA kernels of the tiled exact LU (panel, U block row, interchanges) and of the tiled exact
+// Cholesky (diagonal tile, tile below it) against the CPU kernels, bit for bit, at every step of
+// a whole factorization: the right-looking sequence is
 // driven on the host with the CPU kernels, and before each panel, U block row and interchange
 // the same input (tiles and states) is also handed to the CUDA kernel, whose tiles and pivots
 // must equal the CPU kernel's. Inputs that decline (wide exponents, NaN/inf, exact zeros,
@@ -14,9 +15,12 @@
 #include <cstdlib>
 #include <vector>
 #include "tests/cases.hpp"
+#include "tests/chol_cases.hpp"
 #include "kernels_cpu/gemm.h"
 #include "kernels_cpu/lu_tiled.h"
 #include "kernels_cuda/lu_tiled.h"
+#include "kernels_cpu/potrf_tiled.h"
+#include "kernels_cuda/potrf_tiled.h"
 #include "kernels_cuda/gemm.h"
 
 using namespace exstar_test;
@@ -193,7 +197,98 @@ std::vector<problem> problems()
   return ps;
 }
 
+// The tiled Cholesky on the host (the lower tiles, a state per tile), every diagonal tile and
+// tile below it also on the GPU from the same input: tiles and root flags must be the CPU's.
+void check_cholesky(const std::string &name, int64_t n, int64_t nb, const std::vector<double> &A, int exact_only,
+                    counts &cnt)
+{
+  INFO(name << ", n " << n << ", nb " << nb << (exact_only ? ", exact only" : ""));
+  tiled t(n, n, nb, A);
+  const exstar_tile_view hv = t.host();
+  const exstar_cuda_tiles dv = t.dev();
+  int32_t *dfail;
+  unsigned long long *drep;
+  REQUIRE(cudaMalloc((void **)&dfail, (size_t)nb * sizeof(int32_t)) == cudaSuccess);
+  REQUIRE(cudaMalloc((void **)&drep, sizeof(unsigned long long)) == cudaSuccess);
+  REQUIRE(cudaMemset(drep, 0, sizeof(unsigned long long)) == cudaSuccess);
+  std::vector<int32_t> fail((size_t)nb), gfail((size_t)nb);
+  for (int64_t K = 0; K < t.nt; ++K) {
+    for (int64_t I = K; I < t.mt; ++I) {
+      t.upload();
+      REQUIRE(exstar_cuda_potrf_panel(&dv, K, I, dfail, exact_only, drep, nullptr) == 0);
+      cnt.cpu_repaired += exstar_cpu_potrf_panel(&hv, K, I, I + 1, fail.data(), exact_only);
+      INFO((I == K ? "diagonal tile " : "tile below, row ") << I << ", panel " << K);
+      CHECK(t.differ() == 0);
+      if (I == K) {
+        REQUIRE(cudaMemcpy(gfail.data(), dfail, (size_t)t.cols(K) * sizeof(int32_t), cudaMemcpyDeviceToHost) ==
+                cudaSuccess);
+        for (int64_t q = 0; q < t.cols(K); ++q) CHECK(gfail[(size_t)q] == fail[(size_t)q]);
+      }
+    }
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      for (int64_t I = J; I < t.mt; ++I) {
+        const size_t l = (size_t)(I + K * t.mt), u = (size_t)(J + K * t.mt), c = (size_t)(I + J * t.mt);
+        exstar_cpu_gemm_state_add('N', 'T', t.rows(I), t.rows(J), t.cols(K), -1.0, t.ha[l], 0, t.lda[l], t.ha[u], 0,
+                                  t.lda[u], t.hst[c], 0, t.ldst[c], I == J ? 'L' : 0);
+      }
+  }
+  unsigned long long r = 0;
+  REQUIRE(cudaMemcpy(&r, drep, sizeof r, cudaMemcpyDeviceToHost) == cudaSuccess);
+  cnt.gpu_repaired += r;
+  cudaFree(dfail), cudaFree(drep);
+}
+
+std::vector<problem> chol_problems()
+{
+  Rng rng(20261128);
+  std::vector<problem> ps;
+  auto add = [&](std::string name, int n, std::vector<double> A) {
+    ps.push_back({std::move(name), n, n, std::move(A)});
+  };
+  add("random SPD", 40, random_spd(40, rng));
+  add("exact factor, cond > 1e40", 33, from_factor(33, 60, rng));
+  add("exactly singular at 17", 30, from_factor(30, 2, rng, 17, -1.0));
+  add("barely indefinite at 24", 25, from_factor(25, 2, rng, 24, -1.0 - 0x1p-30));
+  add("wide exponents -250..250", 41, scaled(41, random_spd(41, rng), -250, 250, rng));
+  add("subnormal range", 20, scaled(20, random_spd(20, rng), -545, -520, rng));
+  add("huge, squares overflow", 20, scaled(20, random_spd(20, rng), 480, 500, rng));
+  {
+    std::vector<double> A = random_spd(26, rng);
+    A[5 + 11 * 26] = A[11 + 5 * 26] = std::nan("");
+    A[20 + 20 * 26] = INFINITY;
+    add("NaN and inf", 26, A);
+  }
+  {
+    std::vector<double> A = random_spd(24, rng);
+    for (int i = 0; i < 24; ++i) A[i + 9 * 24] = A[9 + i * 24] = 0.0;
+    A[9 + 9 * 24] = -0.0;
+    add("a zero row, -0 on the diagonal", 24, A);
+  }
+  add("random SPD, several tiles", 300, scaled(300, random_spd(300, rng), -20, 20, rng));
+  return ps;
+}
+
 } // namespace
+
+TEST_CASE("CUDA tiled Cholesky kernels: the CPU kernels' bits at every step", "[cuda][potrf]")
+{
+  counts all;
+  for (const problem &p : chol_problems()) {
+    const bool big = p.n > 100;
+    for (int64_t nb : {1, 7, 16, 32, 128}) {
+      if (nb == 1 && p.n > 30) continue;
+      if (big && nb < 32) continue;
+      for (int exact : {0, 1}) {
+        if (big && exact) continue;
+        counts c;
+        check_cholesky(p.name, p.n, nb, p.A, exact, c);
+        all.cpu_repaired += c.cpu_repaired, all.gpu_repaired += c.gpu_repaired;
+      }
+    }
+  }
+  std::printf("Cholesky exact-path entries: CPU %lld, GPU %llu\n", (long long)all.cpu_repaired, all.gpu_repaired);
+  CHECK(all.gpu_repaired > 0);
+}
 
 TEST_CASE("CUDA tiled LU kernels: the CPU kernels' bits at every step", "[cuda][lu]")
 {
@@ -341,6 +436,68 @@ TEST_CASE("time the CUDA kernels of a whole factorization (EXSTAR_LU_TIME=\"N NB
   long long n = 0, nb = 0;
   REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
   REQUIRE(time_lu(n, nb) == 0);
+}
+
+// "[.timechol]" with EXSTAR_CHOL_TIME="N NB": the whole tiled Cholesky with the CUDA kernels on one
+// stream (no StarPU; matrix B·Bᵀ + n·I as gpu_bench's), the time of the diagonal tiles, the tiles
+// below them and the state updates summed (CUDA events); EXSTAR_LU_TIME_STEPS: each step's too.
+static int time_chol(int64_t n, int64_t nb)
+{
+  Rng rng(13);
+  std::vector<double> A = gen_uniform((int)(n * n), rng);
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < j; ++i) A[(size_t)(i + j * n)] = A[(size_t)(j + i * n)];
+    A[(size_t)(j + j * n)] = (double)n;
+  }
+  tiled t(n, n, nb, A);
+  const exstar_cuda_tiles dv = t.dev();
+  t.upload();
+  int32_t *dfail;
+  unsigned long long *drep;
+  cudaMalloc((void **)&dfail, (size_t)nb * sizeof(int32_t)), cudaMalloc((void **)&drep, sizeof(unsigned long long));
+  cudaMemset(drep, 0, sizeof(unsigned long long));
+  cudaEvent_t ev[4];
+  for (cudaEvent_t &e : ev) cudaEventCreate(&e);
+  double sum[3] = {0, 0, 0};
+  const bool per_step = std::getenv("EXSTAR_LU_TIME_STEPS") != nullptr;
+  for (int64_t K = 0; K < t.nt; ++K) {
+    cudaEventRecord(ev[0], nullptr);
+    if (exstar_cuda_potrf_panel(&dv, K, K, dfail, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[1], nullptr);
+    for (int64_t I = K + 1; I < t.mt; ++I)
+      if (exstar_cuda_potrf_panel(&dv, K, I, dfail, 0, drep, nullptr)) return 1;
+    cudaEventRecord(ev[2], nullptr);
+    for (int64_t J = K + 1; J < t.nt; ++J)
+      for (int64_t I = J; I < t.mt; ++I) {
+        const size_t l = (size_t)(I + K * t.mt), u = (size_t)(J + K * t.mt), c = (size_t)(I + J * t.mt);
+        if (exstar_cuda_gemm_state_add('N', 'T', t.rows(I), t.rows(J), t.cols(K), -1.0, t.da[l], 0, t.lda[l], t.da[u],
+                                       0, t.lda[u], t.dst[c], 0, t.ldst[c], nullptr))
+          return 1;
+      }
+    cudaEventRecord(ev[3], nullptr);
+    cudaEventSynchronize(ev[3]);
+    float step[3] = {0, 0, 0};
+    for (int q = 0; q < 3; ++q) {
+      cudaEventElapsedTime(&step[q], ev[q], ev[q + 1]);
+      sum[q] += step[q];
+    }
+    if (per_step)
+      std::printf("  K=%lld: diagonal %.2f ms, below %.2f, updates %.2f\n", (long long)K, step[0], step[1], step[2]);
+  }
+  unsigned long long rep = 0;
+  cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
+  std::printf("Cholesky n=%lld nb=%lld on one stream: diagonal tiles %.1f ms, tiles below %.1f ms, updates %.1f ms; "
+              "%llu exact entries\n", (long long)n, (long long)nb, sum[0], sum[1], sum[2], rep);
+  cudaFree(dfail), cudaFree(drep);
+  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
+
+TEST_CASE("time the CUDA kernels of a whole Cholesky (EXSTAR_CHOL_TIME=\"N NB\")", "[.timechol]")
+{
+  const char *e = std::getenv("EXSTAR_CHOL_TIME");
+  long long n = 0, nb = 0;
+  REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
+  REQUIRE(time_chol(n, nb) == 0);
 }
 
 TEST_CASE("time the CUDA panel and U block row (EXSTAR_LU_TIME=\"M NB\")", "[.time]")

@@ -1,0 +1,25 @@
+/* exstar CUDA kernels of the tiled exact Cholesky factorization (kernels_cuda/potrf_panel.cu):
+ * the diagonal tile and a tile below it, the same definitions and bits as
+ * kernels_cpu/potrf_tiled.h. Conventions of kernels_cuda.h (device pointers, asynchronous on
+ * `stream`, 0 or -(cudaError_t)); the tile grid as for the LU's kernels (kernels_cuda/lu_tiled.h,
+ * no column copies: L left of the panel is read from the tiles). */
+#ifndef EXSTAR_KERNELS_CUDA_POTRF_TILED_H
+#define EXSTAR_KERNELS_CUDA_POTRF_TILED_H
+#include <stdint.h>
+#include "kernels_cuda/lu_tiled.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* As exstar_cpu_potrf_panel(v, K, I, I + 1, fail, exact_only): tile (I, K) of L (I == K: the
+ * diagonal tile, its roots, and fail, a DEVICE array of the panel's width). The tile's state is
+ * read, not written. repaired (DEVICE, may be NULL): += the number of entries computed by the
+ * exact path (the roots, always exact, not counted). */
+int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I, int32_t *fail, int exact_only,
+                            unsigned long long *repaired, exstar_cuda_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

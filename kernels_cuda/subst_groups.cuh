@@ -1,0 +1,168 @@
+// Substitution by groups on the GPU: a block a vector, its unknowns group after group
+// (substitution by a warp, then the group's terms into the unknowns below by the fast sums, by
+// the whole block). Written once for the tiled LU's block rows of U (lu_urow.cu: unit lower
+// L(K, K), a vector a column of U) and the tiled Cholesky's tiles below the diagonal
+// (potrf_panel.cu: the diagonal tile's L, a vector a row of the tile, each unknown divided by
+// its diagonal entry). Included after lu_tiled_common.cuh.
+//
+// A context C gives, for unknowns i in [c0, r1) of vector j in [j0, j0 + number of vectors):
+//   double &a(i, j)           the entry (its input until it is written, then the result)
+//   double l(i, k)            the factor's row i, column k < i (group columns only)
+//   double finish(i, y)       the unknown from its rounded sum (the LU: y; Cholesky: y / l(i, i))
+//   exstar_bdd state(i, j)    the entry's state (every term left of the block column in it)
+//   double exact(wacc, i, j, kend)   RN of the exact sum of the entry's terms k < kend
+//   S (global scratch for vectors too tall for shared memory, NULL: shared), lds, c0, j0,
+//   ea (ea[(i − c0) + g·lds]: the exponent code of row i of the factor over group g's columns),
+//   exact_only.
+#ifndef EXSTAR_KERNELS_CUDA_SUBST_GROUPS_CUH
+#define EXSTAR_KERNELS_CUDA_SUBST_GROUPS_CUH
+#include "kernels_cuda/lu_tiled_common.cuh"
+
+namespace {
+
+// The group [g0, g0 + nr) of vector j (its states in col, unknown i at col[i − c0]): the first
+// warp substitutes, its lanes 0..15 holding the group's unknowns (bounded double-doubles in
+// registers, every earlier term already in the states); values to ut, the largest exponent of
+// the group's values to *seb.
+template <class C>
+__device__ void subst_group(const C &c, exstar_bdd *col, exstar_i64 *acc, int64_t j, int64_t g0, int nr, double *ut,
+                            int *seb)
+{
+  const int lane = threadIdx.x & 31;
+  const int64_t i = g0 + lane;
+  const bool mine = lane < nr;
+  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+  double lrow[kGroup]; // the lane's row of the factor in the group, loaded together
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t) lrow[t] = mine && t < lane ? c.l(i, g0 + t) : 0.0;
+  if (mine) d = col[i - c.c0];
+  int eb = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t) {
+    if (t < nr) {
+      double y = 0.0;
+      bool want = false;
+      if (lane == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
+      exact_where(c, acc, want, i, j, i, y);
+      if (lane == t) y = c.finish(i, y), c.a(i, j) = y, ut[t] = y;
+      y = __shfl_sync(0xffffffffu, y, t);
+      __syncwarp(); // the value in memory too, for the exact path of the unknowns below
+      eb = exstar_line_exp_step(eb, y);
+      if (mine && lane > t && !exstar_bdd_add_product(&d, -lrow[t], y))
+        d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+    }
+  }
+  if (lane == 0) *seb = eb;
+}
+
+// Unknown ib of vector j takes the terms of the group [g0, g0 + nr) (values in ut, their largest
+// exponent eb) through the fast sums (core/gemm.h: a split constant per entry from its row's and
+// its vector's largest factors; the row's comes from the table, the same for every vector).
+template <class C>
+__device__ inline void subst_take_group(const C &c, exstar_bdd *col, int64_t ib, int64_t g0, int nr, const double *ut,
+                                        int eb)
+{
+  const int ea = c.ea[(ib - c.c0) + ((g0 - c.c0) / kGroup) * c.lds];
+  const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(nr));
+  double S = 0.0, R = 0.0;
+#pragma unroll
+  for (int t = 0; t < kGroup; ++t)
+    if (t < nr) exstar_gemm_term(c.l(ib, g0 + t), ut[t], sigma, &S, &R);
+  exstar_gemm_state_add(&col[ib - c.c0], S, R, exstar_gemm_bound(nr, sigma), -1.0);
+}
+
+// The exponent codes of C::ea: a thread a (row, group) of the r x r factor L (column-major).
+__global__ void subst_exps_kernel(const double *L, int64_t ldl, int64_t r, int *ea)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= r * ((r + kGroup - 1) / kGroup)) return;
+  const int64_t i = x % r, g0 = (x / r) * kGroup, nr = min64(kGroup, r - g0);
+  int e = EXSTAR_GEMM_EXP_ZERO;
+  for (int64_t t = 0; t < nr; ++t) e = exstar_line_exp_step(e, L[i + (g0 + t) * ldl]);
+  ea[x] = e;
+}
+
+// C::S := the states of every vector (for vectors too tall for shared memory): a thread an entry.
+template <class C>
+__global__ void subst_states_kernel(C c, int64_t r, int64_t nv)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= r * nv) return;
+  const int64_t i = x % r, v = x / r;
+  c.S[i + v * c.lds] = c.state(c.c0 + i, c.j0 + v);
+}
+
+// All vectors in one launch, a block of 128 threads a vector, group after group, pipelined:
+// while the first warp brings the next group's unknowns up to date and substitutes them, the
+// other warps take the current group's terms into the unknowns below the next group (the
+// substitution alone had three warps waiting at the barrier: a third of the cycles, 25%
+// occupancy). 128 registers at most: four blocks an SM run a tile's 512 vectors in one wave (168
+// registers made two waves: +50% at every step). The vector's states stay in shared memory (16 KB
+// at nb = 512) from the first group to the last; in global scratch (c.S) when too tall for it
+// (every group's updates then go through memory: ~0.5 GB a 512² tile).
+template <class C>
+__global__ void __launch_bounds__(128, 4) subst_kernel(C c, int64_t r1)
+{
+  __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
+  __shared__ double ut[2][kGroup];
+  __shared__ int seb[2];
+  extern __shared__ __align__(16) exstar_bdd scol[];
+  const int64_t j = c.j0 + blockIdx.x;
+  exstar_bdd *col = c.S ? c.S + (j - c.j0) * c.lds : scol;
+  if (!c.S)
+    for (int64_t i = threadIdx.x; i < r1 - c.c0; i += blockDim.x) scol[i] = c.state(c.c0 + i, j);
+  __syncthreads();
+  if (threadIdx.x < 32) subst_group(c, col, acc, j, c.c0, (int)min64(kGroup, r1 - c.c0), ut[0], &seb[0]);
+  __syncthreads();
+  int cur = 0;
+  for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup, cur ^= 1) {
+    const int nr = (int)min64(kGroup, r1 - g0);
+    const int64_t n0 = g0 + nr; // the next group
+    if (threadIdx.x < 32) {
+      if (n0 < r1) {
+        const int64_t ib = n0 + threadIdx.x;
+        if (ib < min64(r1, n0 + kGroup)) subst_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
+        __syncwarp(); // the next group's states in memory
+        subst_group(c, col, acc, j, n0, (int)min64(kGroup, r1 - n0), ut[cur ^ 1], &seb[cur ^ 1]);
+      }
+    } else {
+      for (int64_t ib = n0 + kGroup + (threadIdx.x - 32); ib < r1; ib += blockDim.x - 32)
+        subst_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
+    }
+    __syncthreads(); // the next group's values and every state below it, before the group after
+  }
+}
+
+// The r unknowns of nv vectors (c's factor L with leading dimension ldl): the exponent table and,
+// when a vector's states do not fit the default 48 KB of shared memory a block (r > 1536), their
+// copy in global scratch, then the launch; scratch from sc (its extra bytes, sized by
+// subst_scratch_bytes). EXSTAR_CUDA_UROW_GLOBAL=1 takes the global scratch always (the test of
+// that path).
+inline bool subst_in_shared(int64_t r)
+{
+  return (size_t)r * sizeof(exstar_bdd) <= 48 * 1024 && !std::getenv("EXSTAR_CUDA_UROW_GLOBAL");
+}
+inline size_t subst_ea_bytes(int64_t r)
+{
+  return ((size_t)(r * ((r + kGroup - 1) / kGroup)) * sizeof(int) + 255) / 256 * 256;
+}
+inline size_t subst_scratch_bytes(int64_t r, int64_t nv)
+{
+  return subst_ea_bytes(r) + (subst_in_shared(r) ? 0 : (size_t)(r * nv) * sizeof(exstar_bdd));
+}
+template <class C>
+cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t nv, char *extra, cudaStream_t stream)
+{
+  const bool in_shared = subst_in_shared(r);
+  const int64_t ne = r * ((r + kGroup - 1) / kGroup);
+  c.ea = (const int *)extra, c.lds = r;
+  c.S = in_shared ? nullptr : (exstar_bdd *)(extra + subst_ea_bytes(r));
+  subst_exps_kernel<<<blocks_for(ne, 256), 256, 0, stream>>>(L, ldl, r, (int *)extra);
+  if (!in_shared) subst_states_kernel<<<blocks_for(r * nv, 256), 256, 0, stream>>>(c, r, nv);
+  subst_kernel<<<(unsigned)nv, 128, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(c, c.c0 + r);
+  return cudaGetLastError();
+}
+
+} // namespace
+
+#endif
