@@ -148,9 +148,10 @@ int exstar_dgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int32_t *ipiv,
  * exact value), then a task per tile below it (concurrently: each off-diagonal sum rounded from
  * the tile's state plus the panel's own terms where the state's bound proves it, else exactly
  * from all its terms), then state(I, J) −= L(I, K)·L(J, K)ᵀ for the trailing lower tiles, the
- * Level-3 state codelet on any worker (CPU, CUDA, OpenCL). The diagonal and panel tasks need a
- * CPU worker (EXSTAR_ERR_NO_WORKER otherwise). uplo 'U' factors a transposed copy of the upper
- * triangle (n² doubles more). */
+ * Level-3 state codelet on any worker (CPU, CUDA, OpenCL). The diagonal and panel tasks run on
+ * CPU or CUDA workers (EXSTAR_ERR_NO_WORKER with neither); with CUDA workers every task of the
+ * graph runs on them, so that no state leaves the GPU. uplo 'U' factors a transposed copy of the
+ * upper triangle (n² doubles more). */
 ///@{
 int exstar_dpotrf(char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
 int exstar_dpotrf_tiled(char uplo, int64_t n, double *A, int64_t lda, int64_t *info, int64_t nb);
