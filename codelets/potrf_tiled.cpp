@@ -31,8 +31,35 @@ void potrf_panel_cuda(void *buffers[], void *cl_arg)
     return exstar_cuda_potrf_panel(&v, h.K, h.J, t.ipiv, h.exact_only, nullptr, s);
   });
 }
+
+// The plain baseline on a CUDA worker (cuSOLVER, cuBLAS).
+void potrf_plain_panel_cuda(void *buffers[], void *cl_arg)
+{
+  exstar_tiles::run_cuda(buffers, cl_arg, "exstar_potrf_plain_panel", [](const exstar_lu_tiled_args &h,
+                                                                         exstar_tiles::task_view &t,
+                                                                         const exstar_cuda_tiles &v,
+                                                                         exstar_cuda_stream s) {
+    return exstar_cuda_potrf_plain_panel(&v, h.K, h.J, t.ipiv, s);
+  });
+}
+
+void potrf_plain_update_cuda(void *buffers[], void *cl_arg)
+{
+  int diagonal;
+  starpu_codelet_unpack_args(cl_arg, &diagonal);
+  exstar_codelet_cuda_check(
+      exstar_cuda_potrf_plain_update(
+          (int64_t)STARPU_MATRIX_GET_NX(buffers[2]), (int64_t)STARPU_MATRIX_GET_NY(buffers[2]),
+          (int64_t)STARPU_MATRIX_GET_NY(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
+          exstar_mat_ld(buffers[0]), (const double *)STARPU_MATRIX_GET_PTR(buffers[1]), exstar_mat_ld(buffers[1]),
+          (double *)STARPU_MATRIX_GET_PTR(buffers[2]), exstar_mat_ld(buffers[2]), diagonal,
+          starpu_cuda_get_local_stream()),
+      "exstar_potrf_plain_update");
+}
 #else
 #define potrf_panel_cuda nullptr
+#define potrf_plain_panel_cuda nullptr
+#define potrf_plain_update_cuda nullptr
 #endif
 
 // The tile's shape and the terms left of the panel (the exact path's reach): the task's cost.
@@ -44,7 +71,8 @@ uint32_t panel_footprint(struct starpu_task *task)
 }
 
 #ifdef EXSTAR_HAVE_LAPACK
-// The plain-double baseline: LAPACK dpotrf on the diagonal tile, dtrsm below it.
+// The plain-double baseline: LAPACK dpotrf on the diagonal tile, dtrsm below it (CUDA: cuSOLVER,
+// cuBLAS, further up).
 void potrf_plain_panel_cpu(void *buffers[], void *cl_arg)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
@@ -92,24 +120,24 @@ struct starpu_codelet exstar_potrf_diag_cl =
 struct starpu_codelet exstar_potrf_trsm_cl =
     panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu>, potrf_panel_cuda);
 #ifdef EXSTAR_HAVE_LAPACK
-struct starpu_codelet exstar_potrf_plain_diag_cl =
-    panel_codelet(plain_diag_model, "exstar_potrf_plain_diag", exstar_cpu_guarded<potrf_plain_panel_cpu>);
-struct starpu_codelet exstar_potrf_plain_trsm_cl =
-    panel_codelet(plain_trsm_model, "exstar_potrf_plain_trsm", exstar_cpu_guarded<potrf_plain_panel_cpu>);
+#define EXSTAR_POTRF_PLAIN_CPU(f) exstar_cpu_guarded<f>
+#else // no LAPACK at build time: the CUDA kernels alone, if any (the drivers refuse what cannot run)
+#define EXSTAR_POTRF_PLAIN_CPU(f) nullptr
+#endif
+struct starpu_codelet exstar_potrf_plain_diag_cl = panel_codelet(
+    plain_diag_model, "exstar_potrf_plain_diag", EXSTAR_POTRF_PLAIN_CPU(potrf_plain_panel_cpu), potrf_plain_panel_cuda);
+struct starpu_codelet exstar_potrf_plain_trsm_cl = panel_codelet(
+    plain_trsm_model, "exstar_potrf_plain_trsm", EXSTAR_POTRF_PLAIN_CPU(potrf_plain_panel_cpu), potrf_plain_panel_cuda);
 struct starpu_codelet exstar_potrf_plain_update_cl = [] {
   plain_update_model.type = STARPU_HISTORY_BASED;
   plain_update_model.symbol = "exstar_potrf_plain_update";
   struct starpu_codelet cl;
   starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = exstar_cpu_guarded<potrf_plain_update_cpu>;
+  cl.cpu_funcs[0] = EXSTAR_POTRF_PLAIN_CPU(potrf_plain_update_cpu);
+  EXSTAR_CUDA_FUNC(cl, potrf_plain_update_cuda);
   cl.nbuffers = 3;
   cl.modes[0] = STARPU_R, cl.modes[1] = STARPU_R, cl.modes[2] = STARPU_RW;
   cl.model = &plain_update_model;
   cl.name = "exstar_potrf_plain_update";
   return cl;
 }();
-#else // no LAPACK at build time: codelets without an implementation (the drivers refuse them)
-struct starpu_codelet exstar_potrf_plain_diag_cl = panel_codelet(plain_diag_model, "exstar_potrf_plain_diag", nullptr);
-struct starpu_codelet exstar_potrf_plain_trsm_cl = panel_codelet(plain_trsm_model, "exstar_potrf_plain_trsm", nullptr);
-struct starpu_codelet exstar_potrf_plain_update_cl = panel_codelet(plain_update_model, "exstar_potrf_plain_update", nullptr);
-#endif

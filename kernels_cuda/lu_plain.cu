@@ -7,27 +7,12 @@
 #include <cusolverDn.h>
 #include "kernels_cuda/lu.h"
 #include "kernels_cuda/lu_tiled.h"
+#include "kernels_cuda/vendor_handles.cuh"
 
 namespace {
-// One cuBLAS and one cuSOLVER handle per host thread (StarPU drives a device from one thread):
-// created on first use, bound to the caller's stream at every call.
-thread_local cublasHandle_t blas = nullptr;
-thread_local cusolverDnHandle_t solver = nullptr;
+using exstar_vendor::fail;
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-int fail(cudaError_t e) { return e == cudaSuccess ? -(int)cudaErrorLaunchFailure : -(int)e; }
-
-int blas_on(cudaStream_t s)
-{
-  if (!blas && cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return -(int)cudaErrorInitializationError;
-  return cublasSetStream(blas, s) == CUBLAS_STATUS_SUCCESS ? 0 : -(int)cudaErrorInvalidValue;
-}
-
-int solver_on(cudaStream_t s)
-{
-  if (!solver && cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS) return -(int)cudaErrorInitializationError;
-  return cusolverDnSetStream(solver, s) == CUSOLVER_STATUS_SUCCESS ? 0 : -(int)cudaErrorInvalidValue;
-}
 
 // The panel's pivots, 1-based in the panel, made 1-based rows of the matrix.
 __global__ void offset_pivots(int32_t *ipiv, int64_t n, int64_t c0)
@@ -59,7 +44,8 @@ extern "C" int exstar_cuda_lu_plain_gemm(int64_t m, int64_t n, int64_t k, const 
                                          const double *U, int64_t ldu, double *C, int64_t ldc,
                                          exstar_cuda_stream stream)
 {
-  if (int r = blas_on((cudaStream_t)stream)) return r;
+  cublasHandle_t blas;
+  if (int r = exstar_vendor::blas_on((cudaStream_t)stream, &blas)) return r;
   const double minus = -1.0, one = 1.0;
   cublasStatus_t s = cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n, (int)k, &minus, L, (int)ldl, U,
                                  (int)ldu, &one, C, (int)ldc);
@@ -72,7 +58,8 @@ extern "C" int exstar_cuda_lu_plain_panel(const exstar_cuda_tiles *v, int64_t K,
   cudaStream_t s = (cudaStream_t)stream;
   const int64_t c0 = K * v->nb, w = min64(v->nb, v->n - c0), rows = v->m - c0, npiv = min64(rows, w);
   if (rows <= 0 || w <= 0) return 0;
-  if (int r = solver_on(s)) return r;
+  cusolverDnHandle_t solver;
+  if (int r = exstar_vendor::solver_on(s, &solver)) return r;
   int lwork = 0;
   if (cusolverDnDgetrf_bufferSize(solver, (int)rows, (int)w, nullptr, (int)rows, &lwork) != CUSOLVER_STATUS_SUCCESS)
     return -(int)cudaErrorInvalidValue;
@@ -103,7 +90,8 @@ extern "C" int exstar_cuda_lu_plain_urow(const exstar_cuda_tiles *v, int64_t K, 
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
   const int m = (int)min64(v->nb, v->m - K * v->nb), n = (int)min64(v->nb, v->n - J * v->nb);
   if (m <= 0 || n <= 0) return 0;
-  if (int r = blas_on((cudaStream_t)stream)) return r;
+  cublasHandle_t blas;
+  if (int r = exstar_vendor::blas_on((cudaStream_t)stream, &blas)) return r;
   const double one = 1.0;
   cublasStatus_t st = cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, m, n,
                                   &one, v->a[tl], (int)v->lda[tl], v->a[tu], (int)v->lda[tu]);

@@ -1,8 +1,9 @@
 /* exstar CUDA kernels of the tiled exact Cholesky factorization (kernels_cuda/potrf_panel.cu):
  * the diagonal tile and a tile below it, the same definitions and bits as
- * kernels_cpu/potrf_tiled.h. Conventions of kernels_cuda.h (device pointers, asynchronous on
- * `stream`, 0 or -(cudaError_t)); the tile grid as for the LU's kernels (kernels_cuda/lu_tiled.h,
- * no column copies: L left of the panel is read from the tiles). */
+ * kernels_cpu/potrf_tiled.h; and the plain-double baseline's (potrf_plain.cu). Conventions of
+ * kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or -(cudaError_t)); the tile grid
+ * as for the LU's kernels (kernels_cuda/lu_tiled.h, no column copies: L left of the panel is
+ * read from the tiles). */
 #ifndef EXSTAR_KERNELS_CUDA_POTRF_TILED_H
 #define EXSTAR_KERNELS_CUDA_POTRF_TILED_H
 #include <stdint.h>
@@ -18,6 +19,15 @@ extern "C" {
  * exact path (the roots, always exact, not counted). */
 int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I, int32_t *fail, int exact_only,
                             unsigned long long *repaired, exstar_cuda_stream stream);
+
+/* The plain-double baseline on the same tiles (kernels_cuda/potrf_plain.cu; NOT exact), as
+ * exstar_cpu_potrf_plain_panel and exstar_cpu_potrf_plain_update: cuSOLVER's dpotrf on the
+ * diagonal tile (fail, DEVICE, from its info), cublasDtrsm below it; C −= A·Bᵀ by cublasDgemm,
+ * or by cublasDsyrk on C's lower triangle when diagonal. */
+int exstar_cuda_potrf_plain_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I, int32_t *fail,
+                                  exstar_cuda_stream stream);
+int exstar_cuda_potrf_plain_update(int64_t m, int64_t n, int64_t k, const double *A, int64_t lda, const double *B,
+                                   int64_t ldb, double *C, int64_t ldc, int diagonal, exstar_cuda_stream stream);
 
 #ifdef __cplusplus
 }

@@ -115,7 +115,7 @@ int potrf(const char *who, char uplo, int64_t n, double *A, int64_t lda, int64_t
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: %s", who,
                             !plain ? "the Cholesky panel needs a CPU or CUDA worker (none is running)"
                             : starpu_cpu_worker_get_count() == 0
-                                ? "the plain Cholesky needs a CPU worker (none is running)"
+                                ? "the plain Cholesky needs a CPU or CUDA worker (none is running)"
                                 : "this build has no LAPACK (the plain baseline's kernels)");
   if (nb == 0) nb = exstar_default_tile(n, n);
   if (nb > UINT32_MAX) nb = UINT32_MAX;

@@ -187,13 +187,13 @@ int potrf_tiled_graph(Submit &ins, const char *who, const chol_desc &c, int exac
 int potrf_tiled_insert(const char *who, const chol_desc &c, int exact_only);
 
 /* Whether the Cholesky graph can run on the workers there are: its diagonal and panel codelets
- * need a CPU worker or a CUDA worker (exact: CUDA where exstar was built with its CUDA kernels;
- * plain: a CPU worker and LAPACK at build time). */
+ * need a CPU worker (plain: and LAPACK at build time) or a CUDA worker (where exstar was built
+ * with its CUDA kernels). */
 inline bool potrf_runs(bool plain)
 {
-  if (plain) return starpu_cpu_worker_get_count() > 0 && exstar_potrf_plain_diag_cl.cpu_funcs[0] != nullptr;
-  return starpu_cpu_worker_get_count() > 0 ||
-         (starpu_cuda_worker_get_count() > 0 && exstar_potrf_diag_cl.cuda_funcs[0] != nullptr);
+  const starpu_codelet &cl = plain ? exstar_potrf_plain_diag_cl : exstar_potrf_diag_cl;
+  return (starpu_cpu_worker_get_count() > 0 && cl.cpu_funcs[0] != nullptr) ||
+         (starpu_cuda_worker_get_count() > 0 && cl.cuda_funcs[0] != nullptr);
 }
 
 /* The memory the tiled Cholesky allocates beyond A: the states of the lower tiles (32 bytes an

@@ -13,7 +13,7 @@ nvidia-smi -L | tee "$out/device.txt"
 lscpu | grep -E "Model name" >> "$out/device.txt"
 b=$root/build-gpu/exstar
 if [ -z "${SKIP_TESTS:-}" ]; then
-  (cd "$b" && ctest -R "cuda_lu_tiled|potrf_cpu_cuda" --timeout 400 --output-on-failure > "$out/ctest.log" 2>&1)
+  (cd "$b" && ctest -R "cuda_lu_tiled|potrf_cpu_cuda|potrf_cuda" --timeout 400 --output-on-failure > "$out/ctest.log" 2>&1)
   echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*|sec$|exact-path" "$out/ctest.log" | tail -n 12
 fi
 for n in 8192 16384; do # the kernels alone on one stream, where the time goes

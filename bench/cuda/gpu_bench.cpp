@@ -728,15 +728,13 @@ int bench_potrf(const Options &o, Gpu &g, Csv &csv)
     }, &slow);
     csv.add("potrf", n, "starpu-cuda", "exstar-tiled", te, 4.0 * n * n);
     bad += !repro;
-    // the plain graph's kernels are LAPACK's, on CPU workers: none with --ncpu 0 (skipped)
-    const bool plain_runs = starpu_cpu_worker_get_count() > 0;
-    const double tp = !plain_runs ? std::nan("") : time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+    const double tp = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
       if (exstar_dpotrf_plain('L', n, hA, n, &info) != EXSTAR_SUCCESS) {
         std::fprintf(stderr, "exstar_dpotrf_plain: %s\n", exstar_last_error());
         std::exit(1);
       }
     }, [] {}, &slow);
-    if (plain_runs) csv.add("potrf", n, "starpu-cuda", "exstar-plain-tiled", tp, 4.0 * n * n);
+    csv.add("potrf", n, "starpu-cuda", "exstar-plain-tiled", tp, 4.0 * n * n);
     std::fprintf(stderr, "# potrf n=%lld: cusolverDnDpotrf %.4f s; exstar_dpotrf_tiled %.4f s (%.1fx cusolver), factor %s, "
                  "fnv1a %016llx; plain-tiled %.4f s (%.1fx cusolver)\n", (long long)n, tc, te, te / tc,
                  repro ? "bit-identical over runs" : "DIFFERS", (unsigned long long)fnv1a(first.data(), first.size() * sizeof(double)),

@@ -200,9 +200,10 @@ int exstar_dgetrs_plain(int64_t n, int64_t nrhs, const double *LU, int64_t lda, 
                         int64_t ldb);
 /** Plain-double Cholesky (NOT exact, NOT reproducible): the tiled graph of exstar_dpotrf with
  * LAPACK dpotrf on the diagonal tiles, dtrsm below them and dsyrk/dgemm updates (OpenBLAS on
- * Debian), on CPU workers; the honest price of exactness on the same graph. EXSTAR_ERR_NO_WORKER
- * in a build without LAPACK. Arguments, statuses and info as exstar_dpotrf (info from LAPACK's
- * rounded test). */
+ * Debian) on CPU workers, cuSOLVER's dpotrf, cublasDtrsm and cublasDsyrk/cublasDgemm on CUDA
+ * workers; the honest price of exactness on the same graph. EXSTAR_ERR_NO_WORKER with neither
+ * (no CPU worker, or no LAPACK at build time, and no CUDA worker). Arguments, statuses and info
+ * as exstar_dpotrf (info from the vendor's rounded test). */
 int exstar_dpotrf_plain(char uplo, int64_t n, double *A, int64_t lda, int64_t *info);
 /** Plain-double gesv: exstar_dgetrf_plain on A, then, unless it is singular, exstar_dgetrs_plain on B
  * (no refinement); statuses and info as exstar_dgesv. */

@@ -68,7 +68,7 @@ std::string lacking(bool plain)
 std::string lacking_potrf(bool plain)
 {
   if (!exstar_rt::potrf_runs(plain))
-    return plain ? "CPU worker with LAPACK for the plain Cholesky's kernels" : "CPU or CUDA worker for the Cholesky's panels";
+    return plain ? "CPU worker with LAPACK (or a CUDA worker) for the plain Cholesky's kernels" : "CPU or CUDA worker for the Cholesky's panels";
   const std::vector<const starpu_codelet *> others =
       plain ? std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl,
                                                   &exstar_potrf_plain_update_cl}
