@@ -167,7 +167,7 @@ int64_t exstar_cpu_potrf_panel(const exstar_tile_view *v, int64_t K, int64_t I0,
         p.row(qj, j, row.data());
         for (int64_t k = 0; k < j; ++k) neg[(size_t)k] = -row[(size_t)k];
         const double root = exact_root(p.a(qj, j), j, row.data(), neg.data());
-        fail[qj] = root > 0.0 ? 0 : 1;
+        fail[qj] = !(root > 0.0) ? 1 : root > EXSTAR_DBL_MAX ? 2 : 0;
         p.a(qj, j) = root;
       }
       const double ljj = p.a(qj, j);

@@ -22,7 +22,9 @@ extern "C" {
  * copies lc[0..K-1] (rows [L nb, n) of block column L, row r at r − L nb) when the view has them,
  * else the tiles (I, 0..K-1) and (K, 0..K-1). With I0 == K: fail[j − K nb] := 1 where l(j,j) is
  * not a positive number (the exact value under the root is <= 0 or NaN, or its root rounds to
- * zero), else 0, and lc[K] is written when the view has it. Only the lower triangle of the
+ * zero), 2 where it is +inf, else 0, and lc[K] is written when the view has it. (With no 1 in
+ * any panel, L holds NaN or ±inf exactly when some flag is 2: a nonfinite l(i,j), i > j, puts
+ * −inf or NaN under the root of row i.) Only the lower triangle of the
  * diagonal tile is written. Returns the number of entries computed by the exact path. */
 int64_t exstar_cpu_potrf_panel(const struct exstar_tile_view *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
                                int exact_only);

@@ -106,7 +106,8 @@ __global__ void __launch_bounds__(kDiagThreads) diag_group_kernel(diag_ctx c, in
   for (int64_t j = g0; j < g1; ++j) {
     if (wp == 0) {
       const double root = diag_root(c, wacc[0], j, g0);
-      if (threadIdx.x == 0) c.fail[j - c.c0] = root > 0.0 ? 0 : 1, c.x(j, j) = root, sroot = root;
+      if (threadIdx.x == 0)
+        c.fail[j - c.c0] = !(root > 0.0) ? 1 : root > EXSTAR_DBL_MAX ? 2 : 0, c.x(j, j) = root, sroot = root;
     }
     __syncthreads();
     const double root = sroot;

@@ -468,25 +468,17 @@ int exstar_dpotrf_desc_info(exstar_desc desc, int64_t *info)
   const exstar_rt::tiled_desc &d = desc->d;
   *info = 0;
   for (int64_t j = 0; j < d.n && *info == 0; ++j)
-    if (desc->chol_flags[(size_t)j]) *info = j + 1;
+    if (desc->chol_flags[(size_t)j] == 1) *info = j + 1;
   if (*info > 0)
     return exstar_set_error(EXSTAR_ERR_NOT_POSDEF,
                             "%s: the matrix is not positive definite: the exact value under the root of l(%lld,%lld) "
                             "is <= 0 or NaN, or its root rounds to zero (info = %lld)",
                             who, (long long)(*info - 1), (long long)(*info - 1), (long long)*info);
-  // NaN or inf in the factor: its lower tiles read where they are brought (main memory)
+  // NaN or inf in the factor: with every exact value under a root positive, only a root of +inf
+  // (flag 2; kernels_cpu/potrf_tiled.h says why), so the tiles are not read: they stay where
+  // they are (on the GPUs)
   bool nonfinite = false;
-  for (int64_t J = 0; J < d.nt && !nonfinite; ++J)
-    for (int64_t I = J; I < d.mt && !nonfinite; ++I) {
-      starpu_data_handle_t h = d.tile(I, J);
-      starpu_data_acquire(h, STARPU_R);
-      const double *a = (const double *)starpu_matrix_get_local_ptr(h);
-      const int64_t ld = (int64_t)starpu_matrix_get_local_ld(h), rows = rows_of(d, I), cols = cols_of(d, J);
-      for (int64_t c = 0; c < cols && !nonfinite; ++c)
-        for (int64_t r = I == J ? c : 0; r < rows; ++r)
-          if (!std::isfinite(a[r + c * ld])) nonfinite = true;
-      starpu_data_release(h);
-    }
+  for (int64_t j = 0; j < d.n; ++j) nonfinite = nonfinite || desc->chol_flags[(size_t)j] == 2;
   if (nonfinite) return exstar_set_error(EXSTAR_ERR_NONFINITE, "%s: the factor holds NaN or inf", who);
   return EXSTAR_SUCCESS;
 }

@@ -66,7 +66,7 @@ int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, i
   if (s != EXSTAR_SUCCESS) return s;
   *info = 0;
   for (int64_t j = 0; j < n && *info == 0; ++j)
-    if (flags[(size_t)j]) *info = j + 1;
+    if (flags[(size_t)j] == 1) *info = j + 1;
   if (*info > 0)
     return exstar_set_error(EXSTAR_ERR_NOT_POSDEF,
                             "%s: the matrix is not positive definite: the exact value under the root of l(%lld,%lld) "

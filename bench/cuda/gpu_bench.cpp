@@ -529,9 +529,9 @@ std::vector<int64_t> int_list(const std::string &s)
 // PCIe inside the time, as for cuSOLVER. On several GPUs block column J lives on the J mod g-th
 // (GPUs in the order of their first StarPU worker, exstar's owner of that block column), its
 // tiles one n x nb column-major strip there. The factors must be want's bits (taken from the
-// first run when want is empty).
+// first run when want is empty). chol: the exact Cholesky instead (exstar_dpotrf_desc_insert).
 double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
-                          std::vector<double> &want, std::vector<int32_t> &wantp, bool *same)
+                          std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false)
 {
   std::vector<int> devs;
   std::vector<unsigned> nodes;
@@ -567,10 +567,10 @@ double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, 
   };
   auto run = [&] {
     int s = exstar_desc_create_tiles(&desc, n, n, nb, tiles.data());
-    if (s == EXSTAR_SUCCESS) s = exstar_dgetrf_desc_insert(desc, ipiv.data());
-    if (s == EXSTAR_SUCCESS) s = exstar_dgetrf_desc_info(desc, &info);
+    if (s == EXSTAR_SUCCESS) s = chol ? exstar_dpotrf_desc_insert(desc) : exstar_dgetrf_desc_insert(desc, ipiv.data());
+    if (s == EXSTAR_SUCCESS) s = chol ? exstar_dpotrf_desc_info(desc, &info) : exstar_dgetrf_desc_info(desc, &info);
     if (s != EXSTAR_SUCCESS && info == 0) {
-      std::fprintf(stderr, "exstar_dgetrf_desc_insert: %s\n", exstar_last_error());
+      std::fprintf(stderr, "exstar_d%s_desc_insert: %s\n", chol ? "potrf" : "getrf", exstar_last_error());
       std::exit(1);
     }
   };
@@ -581,7 +581,7 @@ double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, 
       CHECK_CUDA(cudaMemcpy(got.data() + J * nb * n, strip(J), (size_t)(n * std::min(nb, n - J * nb)) * sizeof(double),
                             cudaMemcpyDeviceToHost));
     if (want.empty()) want = got, wantp = ipiv;
-    else *same = *same && got == want && ipiv == wantp;
+    else *same = *same && got == want && (chol || ipiv == wantp);
   };
   const double t = time_starpu(reps, limit, prepare, run, after, nullptr);
   for (double *p : dA) cudaFree(p);
@@ -728,6 +728,17 @@ int bench_potrf(const Options &o, Gpu &g, Csv &csv)
     }, &slow);
     csv.add("potrf", n, "starpu-cuda", "exstar-tiled", te, 4.0 * n * n);
     bad += !repro;
+    // the same on tiles at home on the GPU (nothing crosses PCIe inside the time, as for cuSOLVER)
+    bool same = true;
+    std::vector<int32_t> nopiv;
+    const std::vector<double> A0n(A0.begin(), A0.begin() + n * n);
+    const double td = lu_device_resident(n, nb, A0n, o.lu_reps, o.lu_limit, first, nopiv, &same, true);
+    if (td > 0) {
+      csv.add("potrf", n, "starpu-cuda", "exstar-tiled-device-home", td, 4.0 * n * n);
+      bad += !same;
+      std::fprintf(stderr, "# potrf n=%lld: exstar_dpotrf_desc_insert on tiles at home on the GPU %.4f s (%.1fx "
+                   "cusolver), factor %s\n", (long long)n, td, td / tc, same ? "the host array run's bits" : "DIFFERS");
+    }
     const double tp = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
       if (exstar_dpotrf_plain('L', n, hA, n, &info) != EXSTAR_SUCCESS) {
         std::fprintf(stderr, "exstar_dpotrf_plain: %s\n", exstar_last_error());

@@ -106,13 +106,13 @@ int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B);
  * triangle of the square matrix desc describes, in place: L in the lower tiles (the strictly
  * upper part of the diagonal tiles and the upper tiles untouched). No wait: tasks only, composed
  * with the caller's through the tiles' data dependencies, as exstar_dgetrf_desc_insert's.
- * Every entry is bitwise exstar_dpotrf's for every nb. The panel tasks need a CPU worker
+ * Every entry is bitwise exstar_dpotrf's for every nb. The panel tasks need a CPU or CUDA worker
  * (EXSTAR_ERR_NO_WORKER). A second insertion on the same descriptor first waits for the first. */
 int exstar_dpotrf_desc_insert(exstar_desc desc);
 /** After exstar_dpotrf_desc_insert: waits for the factorization and gives exstar_dpotrf's info
  * and status (EXSTAR_SUCCESS, EXSTAR_ERR_NOT_POSDEF with the first column whose exact value
- * under the root is <= 0, EXSTAR_ERR_NONFINITE when L holds NaN or ±inf: the lower tiles are
- * then read in main memory). EXSTAR_ERR_ARG when no Cholesky was inserted since the last info. */
+ * under the root is <= 0, EXSTAR_ERR_NONFINITE when L holds NaN or ±inf: known from the roots,
+ * no tile is read or moved). EXSTAR_ERR_ARG when no Cholesky was inserted since the last info. */
 int exstar_dpotrf_desc_info(exstar_desc desc, int64_t *info);
 
 #ifdef __cplusplus

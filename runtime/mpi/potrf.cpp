@@ -128,7 +128,7 @@ int share_result(const char *who, int me, int64_t n, const double *A, int64_t ld
   int64_t st[2] = {EXSTAR_SUCCESS, 0};
   if (me == 0) {
     for (int64_t j = 0; j < n && st[1] == 0; ++j)
-      if (flags[j]) st[1] = j + 1;
+      if (flags[j] == 1) st[1] = j + 1;
     if (st[1] > 0) st[0] = EXSTAR_ERR_NOT_POSDEF;
     for (int64_t j = 0; !tiles && j < n && st[0] == EXSTAR_SUCCESS; ++j)
       for (int64_t i = j; i < n; ++i)
