@@ -7,21 +7,10 @@ namespace {
 
 // Block row K of U in block column J: tile (K, J) in place, its state read; an unknown i of
 // column j is u(i, j), the factor unit lower L(K, K).
-struct urow_ctx {
-  dgrid g;
+struct urow_ctx : subst_fields {
   double *U;
   int64_t ldu;
-  const double *L;
-  int64_t ldl;
-  const exstar_bdd *st; // the tile's states (read only)
-  int64_t ldst;
-  exstar_bdd *S;        // their copy in global scratch (subst_launch), or NULL
-  int64_t lds, c0, j0;
-  const int *ea;
-  int exact_only;
-  unsigned long long *rep;
   __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
-  __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
   __device__ double finish(int64_t, double y) const { return y; }
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(i - c0) + (j - j0) * ldst]; }
   __device__ __noinline__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const

@@ -29,21 +29,10 @@ __device__ __noinline__ double exact_rows(exstar_i64 *wacc, const dgrid &g, doub
 
 // Tile (I, K) below the diagonal: an unknown i is a column of the panel, a vector j a row of the
 // tile; the factor is the diagonal tile (K, K).
-struct trsm_ctx {
-  dgrid g;
-  double *X; // tile (I, K)
+struct trsm_ctx : subst_fields { // L: tile (K, K); st: tile (I, K)'s states
+  double *X;                      // tile (I, K)
   int64_t ldx;
-  const double *L; // tile (K, K)
-  int64_t ldl;
-  const exstar_bdd *st; // tile (I, K)'s states (read only)
-  int64_t ldst;
-  exstar_bdd *S;
-  int64_t lds, c0, j0;
-  const int *ea;
-  int exact_only;
-  unsigned long long *rep;
   __device__ double &a(int64_t i, int64_t j) const { return X[(j - j0) + (i - c0) * ldx]; }
-  __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
   __device__ double finish(int64_t i, double y) const { return y / L[(i - c0) * (1 + ldl)]; }
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(j - j0) + (i - c0) * ldst]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const

@@ -20,6 +20,24 @@
 
 namespace {
 
+// The fields every context has: the factor L (its row and column c0 first), the entries' states
+// (read only), the global copy of them and the exponent table (subst_launch sets both), the first
+// unknown c0 and the first vector j0. A context adds the entries, a(), finish(), state() and
+// exact().
+struct subst_fields {
+  dgrid g;
+  const double *L;
+  int64_t ldl;
+  const exstar_bdd *st;
+  int64_t ldst;
+  exstar_bdd *S;
+  int64_t lds, c0, j0;
+  const int *ea;
+  int exact_only;
+  unsigned long long *rep;
+  __device__ double l(int64_t i, int64_t k) const { return L[(i - c0) + (k - c0) * ldl]; }
+};
+
 // The group [g0, g0 + nr) of vector j (its states in col, unknown i at col[i − c0]): the first
 // warp substitutes, its lanes 0..15 holding the group's unknowns (bounded double-doubles in
 // registers, every earlier term already in the states); values to ut, the largest exponent of
