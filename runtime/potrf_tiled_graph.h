@@ -47,14 +47,27 @@ struct chol_desc {
   {
     return starpu_cuda_worker_get_count() > 0 && exstar_potrf_diag_cl.cuda_funcs[0] ? STARPU_CUDA : 0;
   }
+  /* With several GPUs and the exact graph on them: tile row I (its tiles and states, and every
+   * task that writes them) on GPU I mod g, 1D block-cyclic by rows (tiled_desc::gpu_mask of I),
+   * so that states never move between GPUs: an update of (I, J) reads L(I, K) where it is and
+   * L(J, K) from its owner, the panel tasks of row I read the diagonal tile and, for the exact
+   * path, tiles of rows I and K that the updates of row I already brought. Else StarPU places
+   * every task (on the GPUs when where() says so). */
+  void place_on_gpus()
+  {
+    d.gpu_masks.clear();
+    if (d.panel_where != STARPU_CUDA) return;
+    d.gpu_masks = gpu_worker_masks();
+    if (d.gpu_masks.size() < 2) d.gpu_masks.clear(); // one GPU: StarPU's choice is the same
+  }
   /* home: the tiles over L (ld), the flags over flags; else registered without data (a
    * distributed run fills them). */
   int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags, bool plain_, bool home = true)
   {
     plain = plain_;
     if (int s = d.create(n, n, nb, L, ld, flags, false, home)) return s;
-    d.gpu_masks.clear(); // StarPU places every task, on the GPUs when the panels run there
     d.panel_where = plain ? 0 : where();
+    place_on_gpus();
     if (plain) return EXSTAR_SUCCESS;
     st.assign((size_t)(d.mt * d.nt), nullptr);
     for (int64_t J = 0; J < d.nt; ++J)
@@ -70,6 +83,7 @@ struct chol_desc {
     d.tiles = tiles_of.tiles;
     d.own_tiles = false, d.at_home = false, plain = false;
     d.panel_where = where();
+    place_on_gpus();
     d.pivots.assign((size_t)d.kt, nullptr);
     for (int64_t K = 0; K < d.kt; ++K)
       starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(flags + K * d.nb),
@@ -92,11 +106,12 @@ struct chol_desc {
 
 namespace potrf_graph {
 
-// The task that writes tile (I, J) (or its state) runs on its owner, on its GPUs when the panels
-// run there and the codelet can.
+// The task that writes tile (I, J) (or its state) runs on its owner: its process, and the GPU of
+// tile row I (chol_desc::place_on_gpus), or any GPU when the panels run there and the codelet
+// can.
 inline tiled_graph::place on(const chol_desc &c, int64_t I, int64_t J, const starpu_codelet &cl)
 {
-  return tiled_graph::place{c.d.ranks.empty() ? -1 : c.d.rank(I, J), tiled_graph::gpu_only(c.d, cl), nullptr, 0};
+  return tiled_graph::of_column(c.d, I, c.d.ranks.empty() ? -1 : c.d.rank(I, J), tiled_graph::gpu_only(c.d, cl));
 }
 
 // The states of the lower tiles := the tiles (one exact term each).
