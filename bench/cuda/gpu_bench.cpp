@@ -81,6 +81,7 @@ struct Options {
   std::string lu_sizes = "4096,8192"; // lutiled
   std::string lu_nbs = "0";           // lutiled tile edges (0: exstar_default_tile)
   std::string lu_home = "both";       // lutiled: host (pinned host array), device (tiles on the GPU), both
+  std::string potrf_runs = "host,home,plain"; // potrf: which exstar runs
   int ncuda = 1, nopencl = 0;         // StarPU CUDA / OpenCL workers (-1: every device)
   int64_t batch_count = 64, batch_n = 1024; // lubatch
   int64_t gemm_n = 16384;             // gemm
@@ -94,6 +95,7 @@ void usage(const char *prog)
                "  --lu-sizes LIST   lutiled: the n (default 4096,8192)\n"
                "  --lu-nbs LIST     lutiled: the tile edges (default 0: the library's default)\n"
                "  --lu-home WHERE   lutiled: host (pinned host array), device (tiles at home on the GPU) or both\n"
+               "  --potrf-runs LIST potrf: the exstar runs, a subset of host,home,plain (default all three)\n"
                "  --ncuda N         StarPU CUDA workers, one a GPU (default 1; -1: every GPU)\n"
                "  --nopencl N       StarPU OpenCL workers (default 0; STARPU_WORKERS_OPENCLID picks the devices)\n"
                "  --batch COUNTxN   lubatch: COUNT LUs of N x N (default 64x1024)\n"
@@ -137,6 +139,7 @@ Options parse(int argc, char **argv)
     else if (a == "--lu-sizes") o.lu_sizes = next();
     else if (a == "--lu-nbs") o.lu_nbs = next();
     else if (a == "--lu-home") o.lu_home = next();
+    else if (a == "--potrf-runs") o.potrf_runs = next();
     else if (a == "--ncuda") o.ncuda = std::atoi(next());
     else if (a == "--nopencl") o.nopencl = std::atoi(next());
     else if (a == "--gemm-n") o.gemm_n = std::atoll(next());
@@ -716,36 +719,44 @@ int bench_potrf(const Options &o, Gpu &g, Csv &csv)
     int64_t info = 0;
     bool slow = false, repro = true;
     first.clear();
+    auto runs = [&](const char *what) { return o.potrf_runs.find(what) != std::string::npos; };
     auto prepare = [&] { std::copy(A0.begin(), A0.begin() + n * n, hA); };
-    const double te = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
-      if (exstar_dpotrf_tiled('L', n, hA, n, &info, nb) != EXSTAR_SUCCESS) {
-        std::fprintf(stderr, "exstar_dpotrf_tiled: %s\n", exstar_last_error());
-        std::exit(1);
-      }
-    }, [&] {
-      if (first.empty()) first.assign(hA, hA + n * n);
-      else if (!std::equal(first.begin(), first.end(), hA)) repro = false;
-    }, &slow);
-    csv.add("potrf", n, "starpu-cuda", "exstar-tiled", te, 4.0 * n * n);
-    bad += !repro;
-    // the same on tiles at home on the GPU (nothing crosses PCIe inside the time, as for cuSOLVER)
-    bool same = true;
-    std::vector<int32_t> nopiv;
-    const std::vector<double> A0n(A0.begin(), A0.begin() + n * n);
-    const double td = lu_device_resident(n, nb, A0n, o.lu_reps, o.lu_limit, first, nopiv, &same, true);
-    if (td > 0) {
-      csv.add("potrf", n, "starpu-cuda", "exstar-tiled-device-home", td, 4.0 * n * n);
-      bad += !same;
-      std::fprintf(stderr, "# potrf n=%lld: exstar_dpotrf_desc_insert on tiles at home on the GPU %.4f s (%.1fx "
-                   "cusolver), factor %s\n", (long long)n, td, td / tc, same ? "the host array run's bits" : "DIFFERS");
+    double te = std::nan(""), tp = std::nan("");
+    if (runs("host")) {
+      te = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+        if (exstar_dpotrf_tiled('L', n, hA, n, &info, nb) != EXSTAR_SUCCESS) {
+          std::fprintf(stderr, "exstar_dpotrf_tiled: %s\n", exstar_last_error());
+          std::exit(1);
+        }
+      }, [&] {
+        if (first.empty()) first.assign(hA, hA + n * n);
+        else if (!std::equal(first.begin(), first.end(), hA)) repro = false;
+      }, &slow);
+      csv.add("potrf", n, "starpu-cuda", "exstar-tiled", te, 4.0 * n * n);
+      bad += !repro;
     }
-    const double tp = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
-      if (exstar_dpotrf_plain('L', n, hA, n, &info) != EXSTAR_SUCCESS) {
-        std::fprintf(stderr, "exstar_dpotrf_plain: %s\n", exstar_last_error());
-        std::exit(1);
+    // the same on tiles at home on the GPU (nothing crosses PCIe inside the time, as for cuSOLVER)
+    if (runs("home")) {
+      bool same = true;
+      std::vector<int32_t> nopiv;
+      const std::vector<double> A0n(A0.begin(), A0.begin() + n * n);
+      const double td = lu_device_resident(n, nb, A0n, o.lu_reps, o.lu_limit, first, nopiv, &same, true);
+      if (td > 0) {
+        csv.add("potrf", n, "starpu-cuda", "exstar-tiled-device-home", td, 4.0 * n * n);
+        bad += !same;
+        std::fprintf(stderr, "# potrf n=%lld: exstar_dpotrf_desc_insert on tiles at home on the GPU %.4f s (%.1fx "
+                     "cusolver), factor %s\n", (long long)n, td, td / tc, same ? "the same bits" : "DIFFERS");
       }
-    }, [] {}, &slow);
-    csv.add("potrf", n, "starpu-cuda", "exstar-plain-tiled", tp, 4.0 * n * n);
+    }
+    if (runs("plain")) {
+      tp = time_starpu(o.lu_reps, o.lu_limit, prepare, [&] {
+        if (exstar_dpotrf_plain('L', n, hA, n, &info) != EXSTAR_SUCCESS) {
+          std::fprintf(stderr, "exstar_dpotrf_plain: %s\n", exstar_last_error());
+          std::exit(1);
+        }
+      }, [] {}, &slow);
+      csv.add("potrf", n, "starpu-cuda", "exstar-plain-tiled", tp, 4.0 * n * n);
+    }
     std::fprintf(stderr, "# potrf n=%lld: cusolverDnDpotrf %.4f s; exstar_dpotrf_tiled %.4f s (%.1fx cusolver), factor %s, "
                  "fnv1a %016llx; plain-tiled %.4f s (%.1fx cusolver)\n", (long long)n, tc, te, te / tc,
                  repro ? "bit-identical over runs" : "DIFFERS", (unsigned long long)fnv1a(first.data(), first.size() * sizeof(double)),
