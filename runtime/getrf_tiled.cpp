@@ -19,18 +19,7 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// One process: StarPU's own task insertion; every task runs here, on the workers of its GPU
-// when the graph places it on one.
-struct local_submit {
-  template <class... A>
-  int task(const tiled_graph::place &p, starpu_codelet *cl, A... args)
-  {
-    if (p.gpu) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args..., 0);
-    if (p.where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, args..., 0);
-    return starpu_task_insert(cl, args..., 0);
-  }
-  bool runs_here(int) const { return true; }
-};
+using tiled_graph::local_submit;
 
 // Every handle of hs valid in main memory, with one wait: an asynchronous read acquire each
 // (their transfers home overlap, the callbacks count down), then the releases. The unregisters

@@ -61,6 +61,20 @@ inline place of_column(const tiled_desc &d, int64_t J, int rank, unsigned long l
   return p;
 }
 
+// One process: StarPU's own task insertion; every task runs here, on the workers of its GPU when
+// the graph places it on one (the graphs' inserter for one process; StarPU-MPI has its own).
+struct local_submit {
+  template <class... A>
+  int task(const place &p, starpu_codelet *cl, A... args)
+  {
+    if (p.gpu)
+      return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args..., 0);
+    if (p.where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, args..., 0);
+    return starpu_task_insert(cl, args..., 0);
+  }
+  bool runs_here(int) const { return true; }
+};
+
 // Where a state task runs when the panel path is on the GPU: there too, if the codelet has a
 // CUDA function. A state is 32 bytes an entry: an update moved to a CPU worker moves 16 MB of a
 // 512² tile's state over PCIe and back (~0.6 ms) to save 54 us of GPU time, and 15 CPU cores do

@@ -20,16 +20,8 @@ namespace {
 using exstar_rt::chol_desc;
 using exstar_rt::tiled_desc;
 
-// One process: StarPU's own insertion (the Cholesky tasks are not placed on GPUs by hand).
-struct local_submit {
-  template <class... A>
-  int task(const exstar_rt::tiled_graph::place &p, starpu_codelet *cl, A... args)
-  {
-    if (p.where) return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, args..., 0);
-    return starpu_task_insert(cl, args..., 0);
-  }
-  bool runs_here(int) const { return true; }
-};
+// One process: StarPU's own insertion, each task on the GPU the graph gives it.
+using exstar_rt::tiled_graph::local_submit;
 
 char normalize_uplo(char u) { return (u == 'L' || u == 'l') ? 'L' : (u == 'U' || u == 'u') ? 'U' : 0; }
 
