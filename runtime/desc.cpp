@@ -9,7 +9,6 @@
 #include "runtime/getrf_tiled.h"
 #include "runtime/potrf_tiled_graph.h"
 #include <cstdio>
-#include <cmath>
 #include <cstring>
 #include <new>
 #include <vector>

@@ -533,8 +533,8 @@ std::vector<int64_t> int_list(const std::string &s)
 // (GPUs in the order of their first StarPU worker, exstar's owner of that block column), its
 // tiles one n x nb column-major strip there. The factors must be want's bits (taken from the
 // first run when want is empty). chol: the exact Cholesky instead (exstar_dpotrf_desc_insert).
-double lu_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
-                          std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false)
+double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
+                              std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false)
 {
   std::vector<int> devs;
   std::vector<unsigned> nodes;
@@ -659,7 +659,7 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
       }
       if (o.lu_home != "host") {
         bool same = true;
-        const double td = lu_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same);
+        const double td = factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same);
         if (td > 0) {
           std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld-device-home", nbd);
           csv.add("getrf", n, "starpu-cuda", impl, td, 8.0 * n * n);
@@ -740,7 +740,7 @@ int bench_potrf(const Options &o, Gpu &g, Csv &csv)
       bool same = true;
       std::vector<int32_t> nopiv;
       const std::vector<double> A0n(A0.begin(), A0.begin() + n * n);
-      const double td = lu_device_resident(n, nb, A0n, o.lu_reps, o.lu_limit, first, nopiv, &same, true);
+      const double td = factor_device_resident(n, nb, A0n, o.lu_reps, o.lu_limit, first, nopiv, &same, true);
       if (td > 0) {
         csv.add("potrf", n, "starpu-cuda", "exstar-tiled-device-home", td, 4.0 * n * n);
         bad += !same;
