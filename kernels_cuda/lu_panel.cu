@@ -2,7 +2,9 @@
 // kernels_cpu/lu_tiled.cpp.
 #include "kernels_cuda/lu_tiled_common.cuh"
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace {
 
@@ -60,35 +62,36 @@ struct panel_ctx {
   int64_t c0, c1, m, rows, nparts;
   int exact_only;
   unsigned long long *rep;
+  int64_t trace_n;
+  unsigned long long *trace; // measurements (EXSTAR_CUDA_PANEL_TRACE): [0, n]: phase ends; [n+1, 2n+1]: pivot-row ends
   __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
   __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
   // The terms of thread t of step for RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical: the
   // tiles left of the panel, then the panel's columns (u from the pivots' rows; ucur: u(kcur, j)
   // of the pivot being resolved, in shared memory, where it is not in P yet).
-  __device__ __forceinline__ int terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t r, int64_t j, int64_t kend,
-                                       const double *ucur, int64_t kcur, int t, int step) const
+  template <class Sink>
+  __device__ __forceinline__ int terms(Sink &sink, int64_t r, int64_t j, int64_t kend, const double *ucur,
+                                       int64_t kcur, int t, int step) const
   {
-    int flags = grid_terms(acc, fpe, g, r, j, min64(kend, c0), t, step);
+    int flags = grid_terms(sink, g, r, j, min64(kend, c0), t, step);
     const double *Pr = P + (r - c0), *Pj = P + (j - c0) * rows;
     const int64_t *pr = prow, k0 = c0, nrows = rows;
-    return flags | span_terms(acc, fpe, k0, kend, t, step, [=](int64_t k) { return Pr[(k - k0) * nrows]; },
+    return flags | span_terms(sink, k0, kend, t, step, [=](int64_t k) { return Pr[(k - k0) * nrows]; },
                               [=](int64_t k) { return ucur && k == kcur ? *ucur : Pj[pr[k - k0] - k0]; });
   }
   __device__ double exact(exstar_i64 *wacc, int64_t r, int64_t j, int64_t kend, bool count = true,
                           const double *ucur = nullptr, int64_t kcur = -1) const
   {
-    if (count) count_repair(rep);
-    return exact_sum_warp(wacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
-      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    return exact_sum_warp(wacc, g.at(r, j), !exact_only, count ? rep : nullptr, [&](auto &sink, int t, int step) {
+      return terms(sink, r, j, kend, ucur, kcur, t, step);
     });
   }
   // The same by the whole block (every thread calls it with the same arguments).
   __device__ double exact_block(exstar_i64 *bacc, int64_t r, int64_t j, int64_t kend, const double *ucur,
                                 int64_t kcur) const
   {
-    if (threadIdx.x == 0 && rep) atomicAdd(rep, 1ull);
-    return exact_sum_block(bacc, g.at(r, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
-      return terms(acc, fpe, r, j, kend, ucur, kcur, t, step);
+    return exact_sum_block(bacc, g.at(r, j), !exact_only, rep, [&](auto &sink, int t, int step) {
+      return terms(sink, r, j, kend, ucur, kcur, t, step);
     });
   }
 };
@@ -130,9 +133,16 @@ __device__ inline void panel_exact_block(const panel_ctx &c, exstar_i64 *bacc, b
 
 constexpr int kPanelThreads = kRows;
 
+__device__ inline unsigned long long gtimer()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 // rows(k, j): see the top of this section. k < c0: no pivot to resolve (the group's first
 // column); j < 0: no column to round (the group's last pivot).
-__device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
+__device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1, int64_t ph)
 {
   __shared__ exstar_i64 bacc[EXSTAR_ACC_WORDS]; // the exact path's accumulator (warp 0's, then the block's)
   __shared__ double ut[kGroup]; // u(k, c) for c in [k + 1, g1)
@@ -172,6 +182,7 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1)
     }
     __syncthreads();
     p = win.phys, ukk = win.val;
+    if (c.trace && blockIdx.x == 0 && threadIdx.x == 0) c.trace[c.trace_n + 1 + ph] = gtimer();
   }
   const int64_t T = (int64_t)gridDim.x * blockDim.x;
   cand x{EXSTAR_IAMAX_EMPTY, EXSTAR_IAMAX_EMPTY, 0.0, -1};
@@ -317,17 +328,19 @@ template <bool COOP>
 __global__ void __launch_bounds__(kPanelThreads) panel_kernel(panel_ctx c, int64_t lo, int64_t hi)
 {
   int64_t ph = 0;
+  if (c.trace && blockIdx.x == 0 && threadIdx.x == 0) c.trace[0] = gtimer();
   auto run = [&](auto f) {
     if (ph >= lo && ph < hi) {
       f();
       if (COOP) cooperative_groups::this_grid().sync();
+      if (c.trace && blockIdx.x == 0 && threadIdx.x == 0) c.trace[ph + 1] = gtimer();
     }
     ++ph;
   };
   for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
     const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
-    for (int64_t j = g0; j < gr1; ++j) run([&] { rows_phase(c, j > g0 ? j - 1 : -1, j, g1); });
-    run([&] { rows_phase(c, gr1 - 1, -1, g1); });
+    for (int64_t j = g0; j < gr1; ++j) run([&] { rows_phase(c, j > g0 ? j - 1 : -1, j, g1, ph); });
+    run([&] { rows_phase(c, gr1 - 1, -1, g1, ph); });
     if (g1 < c.c1) {
       run([&] { usub_phase(c, g0, gr1, g1); });
       run([&] { state_sub_phase(c, g0, gr1, g1); });
@@ -404,6 +417,35 @@ int coop_blocks()
   return (int)min64(n, most);
 }
 
+// EXSTAR_CUDA_PANEL_TRACE (measurements only): where one panel's time went, by phase kind, to
+// stderr (block 0's clock after each grid barrier and after each pivot row).
+void trace_report(const panel_ctx &c, cudaStream_t stream)
+{
+  const int64_t n = c.trace_n;
+  std::vector<unsigned long long> t((size_t)(2 * n + 2));
+  cudaMemcpyAsync(t.data(), c.trace, t.size() * sizeof t[0], cudaMemcpyDeviceToHost, stream);
+  cudaStreamSynchronize(stream);
+  cudaFree(c.trace);
+  double piv = 0, rows = 0, last = 0, usub = 0, ssub = 0;
+  int64_t ph = 0;
+  for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
+    const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
+    for (int64_t j = g0; j <= gr1; ++j, ++ph) {
+      const double all = (double)(t[ph + 1] - t[ph]) * 1e-3;
+      const double p = j > g0 && t[n + 1 + ph] ? (double)(t[n + 1 + ph] - t[ph]) * 1e-3 : 0.0;
+      if (j == gr1) last += all;
+      else piv += p, rows += all - p;
+    }
+    if (g1 < c.c1) {
+      usub += (double)(t[ph + 1] - t[ph]) * 1e-3, ++ph;
+      ssub += (double)(t[ph + 1] - t[ph]) * 1e-3, ++ph;
+    }
+  }
+  std::fprintf(stderr, "panel trace c0=%lld rows=%lld phases=%lld: %.0f us = pivot+u %.0f, rows %.0f, last pivots %.0f, "
+               "usub %.0f, state_sub %.0f\n", (long long)c.c0, (long long)c.rows, (long long)n,
+               (double)(t[n] - t[0]) * 1e-3, piv, rows, last, usub, ssub);
+}
+
 } // namespace
 
 extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
@@ -439,12 +481,18 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.exact_only = exact_only, c.rep = repaired;
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
   int64_t lo = 0, hi = INT64_MAX;
+  const int64_t nph = panel_phases(c0, c1, m);
+  c.trace = nullptr, c.trace_n = nph;
+  if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE"))
+    cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 2) * sizeof(unsigned long long));
+  if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)(2 * nph + 2) * sizeof(unsigned long long), stream);
   if (coop > 0) {
     void *args[] = {&c, &lo, &hi};
     e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
                                     args, 0, stream);
+    if (c.trace) trace_report(c, stream);
   } else {
-    for (int64_t ph = 0, n = panel_phases(c0, c1, m); ph < n; ++ph)
+    for (int64_t ph = 0; ph < nph; ++ph)
       panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
   }
   if (e == cudaSuccess) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);

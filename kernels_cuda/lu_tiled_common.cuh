@@ -64,17 +64,34 @@ struct dgrid {
 };
 
 // The exact path: RN(a − Σ_k l(k)·u(k)), every term exact (the definition's value), by a whole
-// warp or a whole block. Thread t of `step` threads takes the terms k ≡ t (mod step) into its own
-// FPE, spilling into the shared accumulator `acc` (EXSTAR_ACC_WORDS words, atomics); then every
-// FPE and the flags go into it and one thread rounds it. The same core steps as the CPU kernel's
-// exact_sum (an exact accumulator: the split of the terms among threads cannot show). A `terms`
-// callable feeds a thread its share: terms(acc, fpe, t, step) returns the steps' flags.
+// warp or a whole block. Thread t of `step` threads takes the terms k ≡ t (mod step) into a sink
+// (`terms(sink, t, step)` feeds a thread its share and returns the steps' flags):
+//  - first the retry: each thread a bounded double-double (bdd_sink), merged by a tree, rounded
+//    once when its bound proves the rounding (exstar_bdd_round_ok). Entries decline the fast
+//    path because the tiles' a priori bounds (k³ 2^-106 of the largest products) are loose where
+//    the sum cancels; the retry's bound is a posteriori (2^-52 of the magnitudes its additions
+//    round), so it accepts nearly all of them: no atomics, no accumulator to round;
+//  - else (ties, zeros, specials, products off the fast path) the exact sum: each thread's FPE
+//    (acc_sink) spills into the shared accumulator `acc` (EXSTAR_ACC_WORDS words, atomics), then
+//    every FPE and the flags go into it and one thread rounds it. The same core steps as the CPU
+//    kernel's exact_sum (an exact accumulator: the split of the terms among threads cannot show).
+// Both give RN of the same exact value, so the bits never depend on which one ran. `retry`
+// false (the exact_only mode of the tests) goes straight to the exact sum; `rep` (may be NULL)
+// counts the entries that took it.
+struct acc_sink {
+  exstar_i64 *acc;
+  double *fpe;
+  __device__ __forceinline__ int step(double l, double u) { return exstar_dot_step_atomic(acc, fpe, -l, u); }
+};
+struct bdd_sink {
+  exstar_bdd d{0.0, 0.0, 0.0, 0.0};
+  __device__ __forceinline__ int step(double l, double u) { return !exstar_bdd_add_product(&d, -l, u); }
+};
 
 // The terms [k0, k1) of thread t of step: kExactBatch terms' loads first, then their steps (the
 // loads overlap instead of each waiting behind the previous step's accumulator atomics).
-template <class L, class U>
-__device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], int64_t k0, int64_t k1, int t,
-                                          int step, L l, U u)
+template <class Sink, class L, class U>
+__device__ __forceinline__ int span_terms(Sink &sink, int64_t k0, int64_t k1, int t, int step, L l, U u)
 {
   int flags = 0;
   int64_t k = k0 + t;
@@ -83,9 +100,9 @@ __device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
 #pragma unroll
     for (int q = 0; q < kExactBatch; ++q) lv[q] = l(k + (int64_t)step * q), uv[q] = u(k + (int64_t)step * q);
 #pragma unroll
-    for (int q = 0; q < kExactBatch; ++q) flags |= exstar_dot_step_atomic(acc, fpe, -lv[q], uv[q]);
+    for (int q = 0; q < kExactBatch; ++q) flags |= sink.step(lv[q], uv[q]);
   }
-  for (; k < k1; k += step) flags |= exstar_dot_step_atomic(acc, fpe, -l(k), u(k));
+  for (; k < k1; k += step) flags |= sink.step(l(k), u(k));
   return flags;
 }
 
@@ -94,9 +111,9 @@ __device__ __forceinline__ int span_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
 // 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
 // were most of the exact path's time), its tile's address from the cached arrays; the loads of
 // kExactBatch terms in flight together, across tile boundaries.
-template <bool RowU = false>
-__device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE_N], const dgrid &g, int64_t r,
-                                          int64_t j, int64_t kg, int t, int step)
+template <bool RowU = false, class Sink>
+__device__ __forceinline__ int grid_terms(Sink &sink, const dgrid &g, int64_t r, int64_t j, int64_t kg, int t,
+                                          int step)
 {
   const uint32_t nb = (uint32_t)g.nb, ri = (uint32_t)(r % g.nb), cj = (uint32_t)(j % g.nb);
   const int64_t ti = r / g.nb, tj = j / g.nb, mt = g.mt;
@@ -124,7 +141,7 @@ __device__ __forceinline__ int grid_terms(exstar_i64 *acc, double fpe[EXSTAR_FPE
     const int64_t tu = tk + tj * mt;
     return a[tu][cj * lda[tu] + ((uint32_t)k - tk * nb)];
   };
-  return span_terms(acc, fpe, 0, kg, t, step, l, u);
+  return span_terms(sink, 0, kg, t, step, l, u);
 }
 
 // acc := init (NULL: zero) + a (when with_a) + the terms, exactly, by a whole warp (every lane
@@ -138,38 +155,100 @@ __device__ __forceinline__ void exact_acc_warp(exstar_i64 *acc, const exstar_i64
   __syncwarp();
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
+  acc_sink sink{acc, fpe};
   int flags = lane == 0 && with_a ? exstar_sum_step_atomic(acc, fpe, a) : 0;
-  flags |= terms(acc, fpe, lane, 32);
+  flags |= terms(sink, lane, 32);
   exstar_acc_flush_fpe_atomic(acc, fpe);
   flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
   __syncwarp();
   if (lane == 0) exstar_acc_add_flags_private(acc, flags);
 }
 
-template <class Terms>
-__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, Terms terms)
+// The retry's merge of a warp's bounded double-doubles into lane 0's; bad: any lane's.
+__device__ __forceinline__ void bdd_warp_merge(exstar_bdd &d, int &bad)
 {
-  exact_acc_warp(acc, nullptr, true, a, terms);
+  bad = (int)__reduce_or_sync(0xffffffffu, (unsigned)bad);
+  for (int off = 16; off > 0; off >>= 1) {
+    const exstar_bdd o{__shfl_down_sync(0xffffffffu, d.hi, off), __shfl_down_sync(0xffffffffu, d.lo, off),
+                       __shfl_down_sync(0xffffffffu, d.err, off), __shfl_down_sync(0xffffffffu, d.mag, off)};
+    if ((int)(threadIdx.x & 31) < off) exstar_bdd_merge(&d, &o);
+  }
+}
+
+// The retry by a whole warp: whether it proved *y (every lane gets both).
+template <class Terms>
+__device__ __forceinline__ bool retry_warp(double a, Terms &terms, double *y)
+{
+  const int lane = threadIdx.x & 31;
+  bdd_sink sink;
+  int bad = lane == 0 ? !exstar_bdd_add(&sink.d, a) : 0;
+  bad |= terms(sink, lane, 32);
+  bdd_warp_merge(sink.d, bad);
+  double v = 0.0;
+  int ok = lane == 0 && !bad && exstar_bdd_round_ok(&sink.d, &v);
+  ok = __shfl_sync(0xffffffffu, ok, 0);
+  *y = __shfl_sync(0xffffffffu, v, 0);
+  return ok;
+}
+
+template <class Terms>
+__device__ __noinline__ double exact_sum_warp(exstar_i64 *acc, double a, bool retry, unsigned long long *rep,
+                                              Terms terms)
+{
   double y = 0.0;
+  if (retry && retry_warp(a, terms, &y)) return y;
+  if (rep && (threadIdx.x & 31) == 0) atomicAdd(rep, 1ull);
+  exact_acc_warp(acc, nullptr, true, a, terms);
   if ((threadIdx.x & 31) == 0) y = exstar_acc_round_private(acc);
   y = __shfl_sync(0xffffffffu, y, 0);
   __syncwarp();
   return y;
 }
 
+// The retry by the whole block (every thread calls it): whether it proved *y.
+template <class Terms>
+__device__ __forceinline__ bool retry_block(double a, Terms &terms, double *y)
+{
+  __shared__ exstar_bdd wd[32];
+  __shared__ int wbad[32];
+  __shared__ int sok;
+  __shared__ double sv;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  bdd_sink sink;
+  int bad = threadIdx.x == 0 ? !exstar_bdd_add(&sink.d, a) : 0;
+  bad |= terms(sink, (int)threadIdx.x, (int)blockDim.x);
+  bdd_warp_merge(sink.d, bad);
+  if (lane == 0) wd[warp] = sink.d, wbad[warp] = bad;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < (int)(blockDim.x >> 5); ++w) exstar_bdd_merge(&sink.d, &wd[w]), bad |= wbad[w];
+    double v = 0.0;
+    sok = !bad && exstar_bdd_round_ok(&sink.d, &v);
+    sv = v;
+  }
+  __syncthreads();
+  *y = sv;
+  return sok; // read before any thread can pass the next call's barriers
+}
+
 // The same by every thread of the block (every thread calls it with the same arguments).
 template <class Terms>
-__device__ __noinline__ double exact_sum_block(exstar_i64 *acc, double a, Terms terms)
+__device__ __noinline__ double exact_sum_block(exstar_i64 *acc, double a, bool retry, unsigned long long *rep,
+                                               Terms terms)
 {
   __shared__ int sflags;
   __shared__ double sy;
+  double y = 0.0;
+  if (retry && retry_block(a, terms, &y)) return y;
+  if (threadIdx.x == 0 && rep) atomicAdd(rep, 1ull);
   for (int w = threadIdx.x; w < EXSTAR_ACC_WORDS; w += blockDim.x) acc[w] = 0;
   if (threadIdx.x == 0) sflags = 0;
   __syncthreads();
   double fpe[EXSTAR_FPE_N];
   exstar_fpe_zero(fpe);
+  acc_sink sink{acc, fpe};
   int flags = threadIdx.x == 0 ? exstar_sum_step_atomic(acc, fpe, a) : 0;
-  flags |= terms(acc, fpe, (int)threadIdx.x, (int)blockDim.x);
+  flags |= terms(sink, (int)threadIdx.x, (int)blockDim.x);
   exstar_acc_flush_fpe_atomic(acc, fpe);
   flags = (int)__reduce_or_sync(0xffffffffu, (unsigned)flags);
   if ((threadIdx.x & 31) == 0 && flags) atomicOr(&sflags, flags);
@@ -180,11 +259,6 @@ __device__ __noinline__ double exact_sum_block(exstar_i64 *acc, double a, Terms 
   }
   __syncthreads();
   return sy; // read before any thread can pass the next call's first barrier
-}
-
-__device__ inline void count_repair(unsigned long long *rep)
-{
-  if (rep && (threadIdx.x & 31) == 0) atomicAdd(rep, 1ull);
 }
 
 // The lanes of a warp with want set get y := c.exact(i, j, kend), one entry after another, each

@@ -15,11 +15,9 @@ struct urow_ctx : subst_fields {
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(i - c0) + (j - j0) * ldst]; }
   __device__ __noinline__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    count_repair(rep);
     const dgrid &gg = g;
-    return exact_sum_warp(wacc, a(i, j), [&](exstar_i64 *acc, double *fpe, int t, int step) {
-      return grid_terms(acc, fpe, gg, i, j, kend, t, step);
-    });
+    return exact_sum_warp(wacc, a(i, j), !exact_only, rep,
+                          [&](auto &sink, int t, int step) { return grid_terms(sink, gg, i, j, kend, t, step); });
   }
 };
 

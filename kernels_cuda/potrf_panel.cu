@@ -19,12 +19,12 @@ namespace {
 constexpr int kDiagThreads = 512; // the block that walks a group's columns
 
 // RN(a(r, j) − Σ_{k<kend} l(r, k)·l(j, k)) by the whole warp, the terms from the tile grid.
+// retry and rep: exact_sum_warp's.
 __device__ __noinline__ double exact_rows(exstar_i64 *wacc, const dgrid &g, double a, int64_t r, int64_t j,
-                                          int64_t kend)
+                                          int64_t kend, bool retry, unsigned long long *rep)
 {
-  return exact_sum_warp(wacc, a, [&](exstar_i64 *acc, double *fpe, int t, int step) {
-    return grid_terms<true>(acc, fpe, g, r, j, kend, t, step);
-  });
+  return exact_sum_warp(wacc, a, retry, rep,
+                        [&](auto &sink, int t, int step) { return grid_terms<true>(sink, g, r, j, kend, t, step); });
 }
 
 // Tile (I, K) below the diagonal: an unknown i is a column of the panel, a vector j a row of the
@@ -37,8 +37,7 @@ struct trsm_ctx : subst_fields { // L: tile (K, K); st: tile (I, K)'s states
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(j - j0) + (i - c0) * ldst]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    count_repair(rep);
-    return exact_rows(wacc, g, a(i, j), j, i, kend);
+    return exact_rows(wacc, g, a(i, j), j, i, kend, !exact_only, rep);
   }
 };
 
@@ -57,8 +56,7 @@ struct diag_ctx {
   __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - c0) * w]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    count_repair(rep);
-    return exact_rows(wacc, g, x(i, j), i, j, kend);
+    return exact_rows(wacc, g, x(i, j), i, j, kend, !exact_only, rep);
   }
 };
 
@@ -74,8 +72,8 @@ __device__ double diag_root(const diag_ctx &c, exstar_i64 *acc, int64_t j, int64
   double root = 0.0;
   if (ok && exstar_bdd_sqrt_ok(&d, &root)) return root;
   const dgrid &g = c.g;
-  exact_acc_warp(acc, nullptr, true, c.x(j, j), [&](exstar_i64 *ac, double *fpe, int t, int step) {
-    return grid_terms<true>(ac, fpe, g, j, j, j, t, step);
+  exact_acc_warp(acc, nullptr, true, c.x(j, j), [&](auto &sink, int t, int step) {
+    return grid_terms<true>(sink, g, j, j, j, t, step);
   });
   if (threadIdx.x == 0) {
     exstar_i64 work[EXSTAR_ACC_WORDS];
