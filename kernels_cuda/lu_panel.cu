@@ -392,8 +392,8 @@ __global__ void panel_perm_kernel(panel_ctx c)
 
 // The panel's blocks in a cooperative launch (0: none): one on each of half the device's
 // multiprocessors; EXSTAR_CUDA_PANEL_BLOCKS=N asks for N (measurements), at most as many as run
-// at once. At 128 registers x 256 threads a panel block leaves no room for a block of the
-// exact gemm (~214 x 256) on its multiprocessor, and its phases are latency-bound: on the whole
+// at once. A panel block (254 registers x 256 threads: the whole register file) leaves no room
+// for a block of the exact gemm on its multiprocessor, and its phases are latency-bound: on the whole
 // device (2 blocks on each, the most that run at once) the panels took the GPU from the updates
 // that the other streams run beside them. H100, n = 16384, nb = 512: the panels alone 684 ms on
 // 264 blocks, 686 ms on 66; the LU with 4 streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99,
