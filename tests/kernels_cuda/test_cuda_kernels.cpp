@@ -50,12 +50,20 @@ struct Dev {
   template <class T> T *as() const { return static_cast<T *>(p); }
 };
 
+cudaStream_t g_stream = nullptr;
+exstar_cuda_stream stream() { return reinterpret_cast<exstar_cuda_stream>(g_stream); }
+
+// On the kernels' stream, then waited for: a plain cudaMemcpy from pageable memory may return
+// before its DMA ends, and g_stream (non-blocking) would not wait for it, so a kernel could read
+// a vector half copied (seen once, 2026-11-27: NaN-mix cases whose finite digits differed).
 Dev upload(const std::vector<double> &v)
 {
   Dev d(v.size() * sizeof(double));
-  if (!v.empty())
-    REQUIRE(cudaMemcpy(d.p, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice) ==
+  if (!v.empty()) {
+    REQUIRE(cudaMemcpyAsync(d.p, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice, g_stream) ==
             cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(g_stream) == cudaSuccess);
+  }
   return d;
 }
 
@@ -66,9 +74,6 @@ Words download_words(const Dev &acc)
           cudaSuccess);
   return w;
 }
-
-cudaStream_t g_stream = nullptr;
-exstar_cuda_stream stream() { return reinterpret_cast<exstar_cuda_stream>(g_stream); }
 
 struct Result {
   Words words;
