@@ -485,14 +485,17 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   int64_t lo = 0, hi = INT64_MAX;
   const int64_t nph = panel_phases(c0, c1, m);
   c.trace = nullptr, c.trace_n = nph;
-  if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE"))
-    cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 2) * sizeof(unsigned long long));
+  // a failed allocation only turns the trace off (and is cleared, so the panel's status is not it)
+  if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE") &&
+      cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 2) * sizeof(unsigned long long)) != cudaSuccess)
+    c.trace = nullptr, (void)cudaGetLastError();
   if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)(2 * nph + 2) * sizeof(unsigned long long), stream);
   if (coop > 0) {
     void *args[] = {&c, &lo, &hi};
     e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
                                     args, 0, stream);
-    if (c.trace) trace_report(c, stream);
+    if (c.trace && e == cudaSuccess) trace_report(c, stream);
+    else if (c.trace) cudaFree(c.trace);
   } else {
     for (int64_t ph = 0; ph < nph; ++ph)
       panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
