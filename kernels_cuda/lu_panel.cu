@@ -60,6 +60,7 @@ struct panel_ctx {
   int32_t *perm;          // the row order after the panel to write (2m), or NULL
   const int32_t *perm0;   // the row order before it (NULL: the first panel, the identity)
   int64_t c0, c1, m, rows, nparts;
+  int64_t left; // a node's left part at most (walk_phases)
   int exact_only;
   unsigned long long *rep;
   int64_t trace_n;
@@ -248,76 +249,183 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1,
   }
 }
 
-// The group's rows [g0, gr1) of U in the panel's columns [g1, c1), in order: a half-warp a
-// column, a lane a row, the bounded double-doubles in registers; row g0 + t is rounded (or
-// computed exactly) by its lane and broadcast, then the rows below take −l(·, g0 + t)·u.
-__device__ void usub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+// The panel's columns as a binary tree of column ranges [s0, s1) over its groups: a node factors
+// its left part [s0, mid), then the rows [s0, mid) of U in its right part [mid, s1) (usub), then
+// the live rows' states in [mid, s1) take the left part's terms (state_sub), then it factors its
+// right part. Every state still takes the groups' terms in the groups' order, but a state is read
+// and written once a node instead of once a group: ~log2(width / kGroup) times a panel instead of
+// ~width / 2 kGroup (H100, n = 16384: state_sub was 182 of the 394 ms of the 32 panels, at
+// 0.66 TB/s on half the device). With left == kGroup every node's left part is one group: the
+// right-looking panel, a state read after every group.
+__host__ __device__ inline int64_t node_mid(int64_t s0, int64_t s1, int64_t left)
+{
+  const int64_t ng = (s1 - s0 + kGroup - 1) / kGroup;
+  return s0 + min64((ng + 1) / 2, left / kGroup) * kGroup;
+}
+// The node whose left part ends at the group boundary b (c0 < b < c1): exactly one.
+__host__ __device__ inline void node_at(int64_t c0, int64_t c1, int64_t b, int64_t left, int64_t *s0, int64_t *s1)
+{
+  int64_t a0 = c0, a1 = c1;
+  for (int64_t mid = node_mid(a0, a1, left); mid != b; mid = node_mid(a0, a1, left))
+    (b < mid ? a1 : a0) = mid;
+  *s0 = a0, *s1 = a1;
+}
+
+constexpr int kMaxLeft = 64; // a node's left part at most: the rows of its usub
+constexpr int kMaxQ = kMaxLeft / 32;    // rows a lane holds in usub
+
+// The rows [i0, i1) of U (pivot order, i1 − i0 <= kMaxLeft) in the columns [j0, j1), in order:
+// a warp a column (a half-warp where 16 rows or fewer), lane l the rows i0 + l + lpc·q, the
+// bounded double-doubles in registers. Row i0 + t is rounded (or computed exactly) by its lane
+// and broadcast; the rows of the same block of lpc take its term at once (the serial chain),
+// the rows of later blocks take the block's terms together after it (off the chain).
+__device__ void usub_phase(const panel_ctx &c, int64_t i0, int64_t i1, int64_t j0, int64_t j1)
 {
   __shared__ exstar_i64 wacc[kPanelThreads / 32][EXSTAR_ACC_WORDS];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, half = lane >> 4, t0 = lane & 15;
-  const int64_t ncols = c.c1 - g1, warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-  const int nr = (int)(gr1 - g0);
-  for (int64_t w0 = ((int64_t)blockIdx.x * (blockDim.x >> 5) + warp) * 2; w0 < ncols; w0 += warps * 2) {
-    const int64_t jj = w0 + half, j = g1 + jj, i = g0 + t0;
-    const bool mine = jj < ncols && i < gr1;
-    const int64_t r = mine ? c.prow[i - c.c0] : 0;
-    exstar_bdd d{0.0, 0.0, 0.0, 0.0};
-    if (mine) d = c.s(r, j);
-    for (int t = 0; t < nr; ++t) {
-      double y = 0.0;
-      bool want = false;
-      if (mine && t0 == t) want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
-      panel_exact_where(c, wacc[warp], want, r, j, i, y, true, nullptr, -1);
-      if (mine && t0 == t) c.a(r, j) = y;
-      y = __shfl_sync(0xffffffffu, y, (half << 4) + t);
-      __syncwarp(); // the value in memory too, for the exact path of the rows below
-      if (mine && t0 > t && !exstar_bdd_add_product(&d, -c.a(r, g0 + t), y))
-        d.hi = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int R = (int)(i1 - i0), lpc = R <= 16 ? 16 : 32, cpw = 32 / lpc, li = lane % lpc, base = lane - li;
+  const int nq = (R + lpc - 1) / lpc;
+  const int64_t ncols = j1 - j0, warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const double nan = exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+  for (int64_t w0 = ((int64_t)blockIdx.x * (blockDim.x >> 5) + warp) * cpw; w0 < ncols; w0 += warps * cpw) {
+    const int64_t jj = w0 + lane / lpc, j = j0 + jj;
+    const bool col = jj < ncols;
+    exstar_bdd d[kMaxQ];
+    int64_t r[kMaxQ];
+#pragma unroll
+    for (int q = 0; q < kMaxQ; ++q) {
+      const bool has = q < nq && col && li + q * lpc < R;
+      r[q] = has ? c.prow[i0 + li + q * lpc - c.c0] : -1;
+      if (has) d[q] = c.s(r[q], j);
+    }
+#pragma unroll
+    for (int qb = 0; qb < kMaxQ; ++qb) {
+      if (qb >= nq) break;
+      const int t0 = qb * lpc, t1 = min(R, t0 + lpc);
+      exstar_bdd dc = d[qb];
+      const int64_t rc = r[qb];
+      double yl = 0.0, ln = rc >= 0 ? c.a(rc, i0 + t0) : 0.0;
+      for (int t = t0; t < t1; ++t) {
+        const double l = ln;
+        if (rc >= 0 && t + 1 < t1) ln = c.a(rc, i0 + t + 1); // columns left of j0: not written here
+        const bool owner = col && li == t - t0;
+        double y = 0.0;
+        bool want = false;
+        if (owner) want = c.exact_only || !exstar_bdd_round_ok(&dc, &y);
+        if (__any_sync(0xffffffffu, want)) panel_exact_where(c, wacc[warp], want, rc, j, i0 + t, y, true, nullptr, -1);
+        if (owner) c.a(rc, j) = y, yl = y;
+        y = __shfl_sync(0xffffffffu, y, base + t - t0);
+        __syncwarp(); // the value in memory too, for the exact path of the rows below
+        if (rc >= 0 && li > t - t0 && !exstar_bdd_add_product(&dc, -l, y)) dc.hi = nan;
+      }
+#pragma unroll
+      for (int q = qb + 1; q < kMaxQ; ++q) {
+        if (q >= nq) break;
+        for (int t = t0; t < t1; ++t) {
+          const double y = __shfl_sync(0xffffffffu, yl, base + t - t0);
+          if (r[q] >= 0 && !exstar_bdd_add_product(&d[q], -c.a(r[q], i0 + t), y)) d[q].hi = nan;
+        }
+      }
     }
   }
 }
 
-// The states of the live rows in the columns [g1, c1) take −Σ_t l(r, g0 + t)·u(g0 + t, c)
-// through the fast sums: a block a 256-row x kCols-column piece (the u factors and their
-// exponent bounds in shared memory), a thread a row (its factors in registers).
+// The states of the live rows in the columns [j0, j1) take −Σ_{k0<=k<k1} l(r, k)·u(k, c)
+// (k1 − k0 <= kMaxLeft) through the fast sums, a group of kGroup terms at a time (one S + R and
+// bound each, as after every group): a block a 256-row x kCols-column piece, a thread a row, its
+// kCols states in registers across the groups, the next group's l loaded during this one's sums;
+// the piece's u factors and each group's exponent bounds staged in shared memory at once.
 constexpr int kCols = 8;
-__device__ void state_sub_phase(const panel_ctx &c, int64_t g0, int64_t gr1, int64_t g1)
+constexpr int kStage = kCols * kMaxLeft / kPanelThreads; // u factors a thread stages
+static_assert(kCols * kMaxLeft % kPanelThreads == 0 && kPanelThreads % 32 == 0, "whole warps stage");
+__device__ void state_sub_phase(const panel_ctx &c, int64_t k0, int64_t k1, int64_t j0, int64_t j1)
 {
-  __shared__ double sb[kCols][kGroup];
-  __shared__ int seb[kCols];
-  const int k = (int)(gr1 - g0);
-  const int64_t rb = (c.rows + blockDim.x - 1) / blockDim.x, cbn = (c.c1 - g1 + kCols - 1) / kCols;
-  const int ep = exstar_gemm_count_exp(k);
+  __shared__ double sb[kCols][kMaxLeft];
+  __shared__ int seb[kCols][kMaxLeft / kGroup];
+  const int64_t rb = (c.rows + blockDim.x - 1) / blockDim.x, cbn = (j1 - j0 + kCols - 1) / kCols;
+  const int nk = (int)(k1 - k0), nch = (nk + (int)kGroup - 1) / (int)kGroup;
   for (int64_t item = blockIdx.x; item < rb * cbn; item += gridDim.x) {
-    const int64_t r = c.c0 + (item % rb) * blockDim.x + threadIdx.x, j0 = g1 + (item / rb) * kCols;
-    const int nc = (int)min64(kCols, c.c1 - j0);
+    const int64_t r = c.c0 + (item % rb) * blockDim.x + threadIdx.x, jb = j0 + (item / rb) * kCols;
+    const int nc = (int)min64(kCols, j1 - jb);
+    const bool live = r < c.m && !c.dead[r - c.c0];
     __syncthreads(); // the previous piece's factors are no longer read
-    for (int x = threadIdx.x; x < kCols * kGroup; x += blockDim.x) {
-      const int q = x / kGroup, l = x % kGroup;
-      sb[q][l] = q < nc && l < k ? c.a(c.prow[g0 + l - c.c0], j0 + q) : 0.0;
+    { // entry e = x + 256 s: column q = (e / kGroup) mod kCols, group g = e / (kGroup kCols), l = e mod kGroup
+      double u[kStage];
+#pragma unroll
+      for (int s = 0; s < kStage; ++s) {
+        const int e = (int)threadIdx.x + s * kPanelThreads, q = (e / (int)kGroup) % kCols, g = e / ((int)kGroup * kCols);
+        const int k = g * (int)kGroup + e % (int)kGroup;
+        u[s] = q < nc && k < nk ? c.a(c.prow[k0 + k - c.c0], jb + q) : 0.0;
+      }
+#pragma unroll
+      for (int s = 0; s < kStage; ++s) {
+        const int e = (int)threadIdx.x + s * kPanelThreads, q = (e / (int)kGroup) % kCols, g = e / ((int)kGroup * kCols);
+        int ex = exstar_line_exp_step(EXSTAR_GEMM_EXP_ZERO, u[s]);
+        for (int off = (int)kGroup / 2; off > 0; off >>= 1) ex = exstar_exp_max(ex, __shfl_xor_sync(0xffffffffu, ex, off));
+        sb[q][g * kGroup + e % kGroup] = u[s];
+        if (e % kGroup == 0) seb[q][g] = ex;
+      }
     }
     __syncthreads();
-    if (threadIdx.x < kCols) {
-      int e = EXSTAR_GEMM_EXP_ZERO;
-      for (int l = 0; l < k; ++l) e = exstar_line_exp_step(e, sb[threadIdx.x][l]);
-      seb[threadIdx.x] = e;
-    }
-    __syncthreads();
-    if (r >= c.m || c.dead[r - c.c0]) continue;
-    double a[kGroup];
-    int ea = EXSTAR_GEMM_EXP_ZERO;
+    if (!live) continue;
+    exstar_bdd d[kCols];
 #pragma unroll
-    for (int l = 0; l < kGroup; ++l) {
-      a[l] = l < k ? c.a(r, g0 + l) : 0.0;
-      ea = exstar_exp_max(ea, l < k ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
-    }
-    for (int q = 0; q < nc; ++q) {
-      const double sigma = exstar_gemm_sigma(ea, seb[q], ep);
-      double s = 0.0, rr = 0.0;
+    for (int q = 0; q < kCols; ++q)
+      if (q < nc) d[q] = c.s(r, jb + q);
+    double an[kGroup];
 #pragma unroll
-      for (int l = 0; l < kGroup; ++l)
-        if (l < k) exstar_gemm_term(a[l], sb[q][l], sigma, &s, &rr);
-      exstar_gemm_state_add(&c.s(r, j0 + q), s, rr, exstar_gemm_bound(k, sigma), -1.0);
+    for (int l = 0; l < kGroup; ++l) an[l] = l < nk ? c.a(r, k0 + l) : 0.0;
+    for (int g = 0; g < nch; ++g) {
+      const int kn = min((int)kGroup, nk - g * (int)kGroup);
+      double a[kGroup];
+      int ea = EXSTAR_GEMM_EXP_ZERO;
+#pragma unroll
+      for (int l = 0; l < kGroup; ++l) {
+        a[l] = an[l];
+        ea = exstar_exp_max(ea, l < kn ? exstar_exp_above(a[l]) : EXSTAR_GEMM_EXP_ZERO);
+      }
+      const int kx = (g + 1) * (int)kGroup; // the next group's l, loaded during these sums
+#pragma unroll
+      for (int l = 0; l < kGroup; ++l) an[l] = kx + l < nk ? c.a(r, k0 + kx + l) : 0.0;
+      const int ep = exstar_gemm_count_exp(kn);
+#pragma unroll
+      for (int q = 0; q < kCols; ++q)
+        if (q < nc) {
+          const double sigma = exstar_gemm_sigma(ea, seb[q][g], ep);
+          double s = 0.0, rr = 0.0;
+#pragma unroll
+          for (int l = 0; l < kGroup; ++l)
+            if (l < kn) exstar_gemm_term(a[l], sb[q][g * kGroup + l], sigma, &s, &rr);
+          exstar_gemm_state_add(&d[q], s, rr, exstar_gemm_bound(kn, sigma), -1.0);
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < kCols; ++q)
+      if (q < nc) c.s(r, jb + q) = d[q];
+  }
+}
+
+// The panel's phases in order, as f(kind, ...): kRowsPhase (k, j, g1) for rows_phase, kUsub
+// (i0, i1, j0, j1) for usub_phase, kStateSub (k0, k1, j0, j1) for state_sub_phase; after every
+// group but the last, the node whose left part it ends (node_at).
+enum { kRowsPhase, kUsub, kStateSub };
+#pragma nv_exec_check_disable
+template <class F>
+__host__ __device__ void walk_phases(int64_t c0, int64_t c1, int64_t m, int64_t left, F f)
+{
+  for (int64_t g0 = c0; g0 < c1; g0 += kGroup) {
+    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
+    if (g0 < m) {
+      for (int64_t j = g0; j < gr1; ++j) f(kRowsPhase, j > g0 ? j - 1 : -1, j, g1, 0);
+      f(kRowsPhase, gr1 - 1, -1, g1, 0);
+    }
+    if (g1 < c1) {
+      int64_t s0, s1;
+      node_at(c0, c1, g1, left, &s0, &s1);
+      if (s0 < m) { // rows [s0, g1) exist
+        f(kUsub, s0, min64(g1, m), g1, s1);
+        f(kStateSub, s0, min64(g1, m), g1, s1);
+      }
     }
   }
 }
@@ -331,33 +439,23 @@ __global__ void __launch_bounds__(kPanelThreads, 1) panel_kernel(panel_ctx c, in
 {
   int64_t ph = 0;
   if (c.trace && blockIdx.x == 0 && threadIdx.x == 0) c.trace[0] = gtimer();
-  auto run = [&](auto f) {
+  walk_phases(c.c0, c.c1, c.m, c.left, [&](int kind, int64_t a, int64_t b, int64_t x, int64_t y) {
     if (ph >= lo && ph < hi) {
-      f();
+      if (kind == kRowsPhase) rows_phase(c, a, b, x, ph);
+      else if (kind == kUsub) usub_phase(c, a, b, x, y);
+      else state_sub_phase(c, a, b, x, y);
       if (COOP) cooperative_groups::this_grid().sync();
       if (c.trace && blockIdx.x == 0 && threadIdx.x == 0) c.trace[ph + 1] = gtimer();
     }
     ++ph;
-  };
-  for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
-    const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
-    for (int64_t j = g0; j < gr1; ++j) run([&] { rows_phase(c, j > g0 ? j - 1 : -1, j, g1, ph); });
-    run([&] { rows_phase(c, gr1 - 1, -1, g1, ph); });
-    if (g1 < c.c1) {
-      run([&] { usub_phase(c, g0, gr1, g1); });
-      run([&] { state_sub_phase(c, g0, gr1, g1); });
-    }
-  }
+  });
 }
 
-// The number of phases of panel_kernel (the same loops).
-int64_t panel_phases(int64_t c0, int64_t c1, int64_t m)
+// The number of phases of panel_kernel.
+int64_t panel_phases(int64_t c0, int64_t c1, int64_t m, int64_t left)
 {
   int64_t n = 0;
-  for (int64_t g0 = c0; g0 < c1 && g0 < m; g0 += kGroup) {
-    const int64_t g1 = min64(c1, g0 + kGroup), gr1 = min64(g1, m);
-    n += gr1 - g0 + 1 + (g1 < c1 ? 2 : 0);
-  }
+  walk_phases(c0, c1, m, left, [&](int, int64_t, int64_t, int64_t, int64_t) { ++n; });
   return n;
 }
 
@@ -419,6 +517,20 @@ int coop_blocks()
   return (int)min64(n, most);
 }
 
+// A node's left part at most (walk_phases): kMaxLeft, or EXSTAR_CUDA_PANEL_LEFT (measurements;
+// rounded down to a multiple of kGroup, kGroup: the right-looking panel).
+int64_t panel_left(int64_t rows)
+{
+  (void)rows;
+  static const int64_t env = [] {
+    const char *v = std::getenv("EXSTAR_CUDA_PANEL_LEFT");
+    const long long x = v ? std::atoll(v) : 0;
+    return x > 0 ? (int64_t)x : (int64_t)0;
+  }();
+  const int64_t left = env > 0 ? env : kMaxLeft;
+  return left < kGroup ? kGroup : left > kMaxLeft ? kMaxLeft : left / kGroup * kGroup;
+}
+
 // EXSTAR_CUDA_PANEL_TRACE (measurements only): where one panel's time went, by phase kind, to
 // stderr (block 0's clock after each grid barrier and after each pivot row).
 void trace_report(const panel_ctx &c, cudaStream_t stream)
@@ -430,19 +542,15 @@ void trace_report(const panel_ctx &c, cudaStream_t stream)
   cudaFree(c.trace);
   double piv = 0, rows = 0, last = 0, usub = 0, ssub = 0;
   int64_t ph = 0;
-  for (int64_t g0 = c.c0; g0 < c.c1 && g0 < c.m; g0 += kGroup) {
-    const int64_t g1 = min64(c.c1, g0 + kGroup), gr1 = min64(g1, c.m);
-    for (int64_t j = g0; j <= gr1; ++j, ++ph) {
-      const double all = (double)(t[ph + 1] - t[ph]) * 1e-3;
-      const double p = j > g0 && t[n + 1 + ph] ? (double)(t[n + 1 + ph] - t[ph]) * 1e-3 : 0.0;
-      if (j == gr1) last += all;
-      else piv += p, rows += all - p;
-    }
-    if (g1 < c.c1) {
-      usub += (double)(t[ph + 1] - t[ph]) * 1e-3, ++ph;
-      ssub += (double)(t[ph + 1] - t[ph]) * 1e-3, ++ph;
-    }
-  }
+  walk_phases(c.c0, c.c1, c.m, c.left, [&](int kind, int64_t k, int64_t j, int64_t, int64_t) {
+    const double all = (double)(t[ph + 1] - t[ph]) * 1e-3;
+    const double p = kind == kRowsPhase && k >= 0 && t[n + 1 + ph] ? (double)(t[n + 1 + ph] - t[ph]) * 1e-3 : 0.0;
+    if (kind == kUsub) usub += all;
+    else if (kind == kStateSub) ssub += all;
+    else if (j < 0) last += all;
+    else piv += p, rows += all - p;
+    ++ph;
+  });
   std::fprintf(stderr, "panel trace c0=%lld rows=%lld phases=%lld: %.0f us = pivot+u %.0f, rows %.0f, last pivots %.0f, "
                "usub %.0f, state_sub %.0f\n", (long long)c.c0, (long long)c.rows, (long long)n,
                (double)(t[n] - t[0]) * 1e-3, piv, rows, last, usub, ssub);
@@ -480,10 +588,10 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.dead = (int32_t *)x, x += dbytes;
   c.parts = (cand *)x;
   c.ipiv = ipiv, c.c0 = c0, c.c1 = c1, c.m = m, c.rows = rows, c.nparts = nblocks;
-  c.exact_only = exact_only, c.rep = repaired;
+  c.exact_only = exact_only, c.rep = repaired, c.left = panel_left(rows);
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
   int64_t lo = 0, hi = INT64_MAX;
-  const int64_t nph = panel_phases(c0, c1, m);
+  const int64_t nph = panel_phases(c0, c1, m, c.left);
   c.trace = nullptr, c.trace_n = nph;
   // a failed allocation only turns the trace off (and is cleared, so the panel's status is not it)
   if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE") &&

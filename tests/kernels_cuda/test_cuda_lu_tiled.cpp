@@ -310,6 +310,24 @@ TEST_CASE("CUDA tiled LU kernels: the CPU kernels' bits at every step", "[cuda][
   CHECK(all.gpu_repaired > 0);
 }
 
+// A panel of 512 columns is a tree of nodes up to 256 columns wide (lu_panel.cu, walk_phases):
+// U rows solved 256 at a time, states taking 16 groups' terms in one pass; 520 leaves a part
+// group at the end, and fewer rows than columns in the last panel.
+TEST_CASE("CUDA tiled LU kernels: wide panels, the CPU kernels' bits", "[cuda][lu]")
+{
+  Rng rng(20261127);
+  const std::vector<problem> ps = {{"uniform", 700, 560, gen_uniform(700 * 560, rng)},
+                                   {"wide exponents -300..300", 560, 600, gen_exp_spread(560 * 600, -300, 300, rng)}};
+  counts all;
+  for (const problem &p : ps)
+    for (int64_t nb : {512, 520})
+      for (int exact : {0, 1}) {
+        if (exact && nb == 520) continue;
+        check_factorization(p.name, p.m, p.n, nb, p.A, exact, all);
+      }
+  std::printf("wide panels: exact-path entries: CPU %lld, GPU %llu\n", (long long)all.cpu_repaired, all.gpu_repaired);
+}
+
 // "[.time]" with EXSTAR_LU_TIME="M NB": the CUDA panel (K = 0, M rows) and one U block row
 // (NB x NB), CUDA events, median of 5 after a warm-up (uniform [-1, 1)); not a test.
 static int time_kernels(int64_t m, int64_t nb)
