@@ -47,6 +47,11 @@ void exstar_codelet_cl_finish(cl_command_queue queue, cl_int status, const char 
 #define EXSTAR_WITH_CUDA_CODELETS 1
 #include "kernels_cuda/kernels_cuda.h"
 void exstar_codelet_cuda_check(int status, const char *what);
+/* The stream for the calling task's kernels (codelets/cuda_stream.cpp): StarPU's, or above the
+ * default priority a high-priority stream of the worker's; then exstar_codelet_cuda_join(s)
+ * makes StarPU's stream wait for s (0, or -(cudaError_t)). */
+cudaStream_t exstar_codelet_cuda_stream(void);
+int exstar_codelet_cuda_join(cudaStream_t s);
 #endif
 
 #ifdef EXSTAR_WITH_CUDA_CODELETS

@@ -212,12 +212,13 @@ static void lu_plain_gemm_col_cpu(void *buffers[], void *cl_arg)
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 static void lu_plain_gemm_col_cuda(void *buffers[], void *cl_arg)
 {
-  cudaStream_t s = starpu_cuda_get_local_stream();
+  const cudaStream_t s = exstar_codelet_cuda_stream();
   int status = 0;
   plain_gemm_col(buffers, cl_arg, [&](int64_t m, int64_t n, int64_t k, double *L, int64_t ldl, double *U, int64_t ldu,
                                       double *C, int64_t ldc) {
     if (status == 0) status = exstar_cuda_lu_plain_gemm(m, n, k, L, ldl, U, ldu, C, ldc, s);
   });
+  if (status == 0) status = exstar_codelet_cuda_join(s);
   exstar_codelet_cuda_check(status, "exstar_lu_plain_gemm_col");
 }
 #endif

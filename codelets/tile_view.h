@@ -77,7 +77,10 @@ template <class Launch> void run_cuda(void *buffers[], void *cl_arg, const char 
   task_view t;
   make_view(buffers, h, t);
   const exstar_cuda_tiles v = cuda_tiles(t);
-  exstar_codelet_cuda_check(launch(*h, t, v, starpu_cuda_get_local_stream()), what);
+  const cudaStream_t s = exstar_codelet_cuda_stream();
+  int status = launch(*h, t, v, s);
+  if (status == 0) status = exstar_codelet_cuda_join(s);
+  exstar_codelet_cuda_check(status, what);
 }
 #endif
 

@@ -64,7 +64,12 @@ struct panel_ctx {
   int exact_only;
   unsigned long long *rep;
   int64_t trace_n;
-  unsigned long long *trace; // measurements (EXSTAR_CUDA_PANEL_TRACE): [0, n]: phase ends; [n+1, 2n+1]: pivot-row ends
+  unsigned long long *trace; // measurements (EXSTAR_CUDA_PANEL_TRACE): [0, n]: phase ends; [n+1, 2n+1]: pivot-row ends;
+                             // [2n+2, 2n+5): declined roundings in the rows, pivot rows' U, usub
+  __device__ void count_declines(int what, bool want) const
+  {
+    if (trace && want) atomicAdd(&trace[2 * trace_n + 2 + what], 1ull);
+  }
   __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
   __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
   // The terms of thread t of step for RN(a(r, j) − Σ_{k<kend} l(r, k)·u(k, j)), r physical: the
@@ -178,6 +183,7 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1,
         const exstar_bdd d = c.s(pr, cc);
         want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
       }
+      if (blockIdx.x == 0) c.count_declines(1, want);
       panel_exact_where(c, bacc, want, pr, cc, k, y, blockIdx.x == 0, nullptr, -1);
       if (cc < g1) ut[lane] = y, c.a(pr, cc) = y; // every block writes the same
     }
@@ -233,6 +239,7 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1,
       const exstar_bdd d = have_sj ? sj : c.s(r, j);
       want = c.exact_only || !exstar_bdd_round_ok(&d, &y);
     }
+    c.count_declines(0, want);
     panel_exact_block(c, bacc, want, base, j, y, k >= c.c0 ? &ut[j - k - 1] : nullptr, k);
     if (mine) {
       c.a(r, j) = y;
@@ -312,6 +319,7 @@ __device__ void usub_phase(const panel_ctx &c, int64_t i0, int64_t i1, int64_t j
         double y = 0.0;
         bool want = false;
         if (owner) want = c.exact_only || !exstar_bdd_round_ok(&dc, &y);
+        c.count_declines(2, want);
         if (__any_sync(0xffffffffu, want)) panel_exact_where(c, wacc[warp], want, rc, j, i0 + t, y, true, nullptr, -1);
         if (owner) c.a(rc, j) = y, yl = y;
         y = __shfl_sync(0xffffffffu, y, base + t - t0);
@@ -536,7 +544,7 @@ int64_t panel_left(int64_t rows)
 void trace_report(const panel_ctx &c, cudaStream_t stream)
 {
   const int64_t n = c.trace_n;
-  std::vector<unsigned long long> t((size_t)(2 * n + 2));
+  std::vector<unsigned long long> t((size_t)(2 * n + 5));
   cudaMemcpyAsync(t.data(), c.trace, t.size() * sizeof t[0], cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   cudaFree(c.trace);
@@ -552,8 +560,9 @@ void trace_report(const panel_ctx &c, cudaStream_t stream)
     ++ph;
   });
   std::fprintf(stderr, "panel trace c0=%lld rows=%lld phases=%lld: %.0f us = pivot+u %.0f, rows %.0f, last pivots %.0f, "
-               "usub %.0f, state_sub %.0f\n", (long long)c.c0, (long long)c.rows, (long long)n,
-               (double)(t[n] - t[0]) * 1e-3, piv, rows, last, usub, ssub);
+               "usub %.0f, state_sub %.0f; declined: rows %llu, pivot rows %llu, usub %llu\n", (long long)c.c0,
+               (long long)c.rows, (long long)n, (double)(t[n] - t[0]) * 1e-3, piv, rows, last, usub, ssub,
+               t[2 * n + 2], t[2 * n + 3], t[2 * n + 4]);
 }
 
 } // namespace
@@ -595,9 +604,9 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.trace = nullptr, c.trace_n = nph;
   // a failed allocation only turns the trace off (and is cleared, so the panel's status is not it)
   if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE") &&
-      cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 2) * sizeof(unsigned long long)) != cudaSuccess)
+      cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 5) * sizeof(unsigned long long)) != cudaSuccess)
     c.trace = nullptr, (void)cudaGetLastError();
-  if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)(2 * nph + 2) * sizeof(unsigned long long), stream);
+  if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)(2 * nph + 5) * sizeof(unsigned long long), stream);
   if (coop > 0) {
     void *args[] = {&c, &lo, &hi};
     e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
