@@ -260,10 +260,10 @@ __device__ void rows_phase(const panel_ctx &c, int64_t k, int64_t j, int64_t g1,
 // its left part [s0, mid), then the rows [s0, mid) of U in its right part [mid, s1) (usub), then
 // the live rows' states in [mid, s1) take the left part's terms (state_sub), then it factors its
 // right part. Every state still takes the groups' terms in the groups' order, but a state is read
-// and written once a node instead of once a group: ~log2(width / kGroup) times a panel instead of
-// ~width / 2 kGroup (H100, n = 16384: state_sub was 182 of the 394 ms of the 32 panels, at
-// 0.66 TB/s on half the device). With left == kGroup every node's left part is one group: the
-// right-looking panel, a state read after every group.
+// and written once a node instead of once a group: with left parts of at most `left` columns,
+// a state of the last columns of a 512-column panel ~10 times (8 nodes of 64, then 32 and 16)
+// instead of 31 (H100, n = 16384: state_sub was 182 of the 394 ms of the 32 panels). With
+// left == kGroup every node's left part is one group: the right-looking panel.
 __host__ __device__ inline int64_t node_mid(int64_t s0, int64_t s1, int64_t left)
 {
   const int64_t ng = (s1 - s0 + kGroup - 1) / kGroup;
@@ -278,8 +278,11 @@ __host__ __device__ inline void node_at(int64_t c0, int64_t c1, int64_t b, int64
   *s0 = a0, *s1 = a1;
 }
 
-constexpr int kMaxLeft = 64; // a node's left part at most: the rows of its usub
-constexpr int kMaxQ = kMaxLeft / 32;    // rows a lane holds in usub
+// A node's left part at most, the rows of its usub: 64 (a chain of 64 steps; with 256 the chains
+// of a panel summed to 1280 steps against the right-looking panel's 512 and cost more than the
+// states saved: docs/design-notes.md).
+constexpr int kMaxLeft = 64;
+constexpr int kMaxQ = kMaxLeft / 32; // rows a lane holds in usub
 
 // The rows [i0, i1) of U (pivot order, i1 − i0 <= kMaxLeft) in the columns [j0, j1), in order:
 // a warp a column (a half-warp where 16 rows or fewer), lane l the rows i0 + l + lpc·q, the
@@ -526,10 +529,9 @@ int coop_blocks()
 }
 
 // A node's left part at most (walk_phases): kMaxLeft, or EXSTAR_CUDA_PANEL_LEFT (measurements;
-// rounded down to a multiple of kGroup, kGroup: the right-looking panel).
-int64_t panel_left(int64_t rows)
+// kGroup to kMaxLeft, rounded down to a multiple of kGroup; kGroup: the right-looking panel).
+int64_t panel_left()
 {
-  (void)rows;
   static const int64_t env = [] {
     const char *v = std::getenv("EXSTAR_CUDA_PANEL_LEFT");
     const long long x = v ? std::atoll(v) : 0;
@@ -597,7 +599,7 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.dead = (int32_t *)x, x += dbytes;
   c.parts = (cand *)x;
   c.ipiv = ipiv, c.c0 = c0, c.c1 = c1, c.m = m, c.rows = rows, c.nparts = nblocks;
-  c.exact_only = exact_only, c.rep = repaired, c.left = panel_left(rows);
+  c.exact_only = exact_only, c.rep = repaired, c.left = panel_left();
   panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 0);
   int64_t lo = 0, hi = INT64_MAX;
   const int64_t nph = panel_phases(c0, c1, m, c.left);
