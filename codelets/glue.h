@@ -52,6 +52,15 @@ void exstar_codelet_cuda_check(int status, const char *what);
  * makes StarPU's stream wait for s (0, or -(cudaError_t)). */
 cudaStream_t exstar_codelet_cuda_stream(void);
 int exstar_codelet_cuda_join(cudaStream_t s);
+/* Runs launch(stream) (a CUDA launcher's status) on the task's stream, joins it, and reports a
+ * failure as a codelet error named what. */
+template <class Launch> void exstar_codelet_cuda_run(const char *what, Launch launch)
+{
+  const cudaStream_t s = exstar_codelet_cuda_stream();
+  int status = launch(s);
+  if (status == 0) status = exstar_codelet_cuda_join(s);
+  exstar_codelet_cuda_check(status, what);
+}
 #endif
 
 #ifdef EXSTAR_WITH_CUDA_CODELETS

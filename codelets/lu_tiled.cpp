@@ -212,14 +212,14 @@ static void lu_plain_gemm_col_cpu(void *buffers[], void *cl_arg)
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 static void lu_plain_gemm_col_cuda(void *buffers[], void *cl_arg)
 {
-  const cudaStream_t s = exstar_codelet_cuda_stream();
-  int status = 0;
-  plain_gemm_col(buffers, cl_arg, [&](int64_t m, int64_t n, int64_t k, double *L, int64_t ldl, double *U, int64_t ldu,
-                                      double *C, int64_t ldc) {
-    if (status == 0) status = exstar_cuda_lu_plain_gemm(m, n, k, L, ldl, U, ldu, C, ldc, s);
+  exstar_codelet_cuda_run("exstar_lu_plain_gemm_col", [&](cudaStream_t s) {
+    int status = 0;
+    plain_gemm_col(buffers, cl_arg, [&](int64_t m, int64_t n, int64_t k, double *L, int64_t ldl, double *U,
+                                        int64_t ldu, double *C, int64_t ldc) {
+      if (status == 0) status = exstar_cuda_lu_plain_gemm(m, n, k, L, ldl, U, ldu, C, ldc, s);
+    });
+    return status;
   });
-  if (status == 0) status = exstar_codelet_cuda_join(s);
-  exstar_codelet_cuda_check(status, "exstar_lu_plain_gemm_col");
 }
 #endif
 EXSTAR_LU_TILED_CODELET_ANY(lu_plain_gemm_col); // the tiled tasks' codelet, as the panel's

@@ -22,16 +22,15 @@ static void state_gemm_cuda(void *buffers[], void *cl_arg)
 {
   exstar_gemm_args a;
   starpu_codelet_unpack_args(cl_arg, &a);
-  const cudaStream_t s = exstar_codelet_cuda_stream();
-  int status = exstar_cuda_gemm_state_add(a.transa, a.transb, a.m, a.n, a.k, a.alpha,
-                                          (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
-                                          exstar_mat_off(buffers[0], a.ia, a.ja), exstar_mat_ld(buffers[0]),
-                                          (const double *)STARPU_MATRIX_GET_PTR(buffers[1]),
-                                          exstar_mat_off(buffers[1], a.ib, a.jb), exstar_mat_ld(buffers[1]),
-                                          state_ptr(buffers[2]), exstar_mat_off(buffers[2], a.ic, a.jc),
-                                          exstar_mat_ld(buffers[2]), s);
-  if (status == 0) status = exstar_codelet_cuda_join(s);
-  exstar_codelet_cuda_check(status, "exstar_state_gemm");
+  exstar_codelet_cuda_run("exstar_state_gemm", [&](cudaStream_t s) {
+    return exstar_cuda_gemm_state_add(a.transa, a.transb, a.m, a.n, a.k, a.alpha,
+                                      (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                                      exstar_mat_off(buffers[0], a.ia, a.ja), exstar_mat_ld(buffers[0]),
+                                      (const double *)STARPU_MATRIX_GET_PTR(buffers[1]),
+                                      exstar_mat_off(buffers[1], a.ib, a.jb), exstar_mat_ld(buffers[1]),
+                                      state_ptr(buffers[2]), exstar_mat_off(buffers[2], a.ic, a.jc),
+                                      exstar_mat_ld(buffers[2]), s);
+  });
 }
 #endif
 

@@ -77,10 +77,7 @@ template <class Launch> void run_cuda(void *buffers[], void *cl_arg, const char 
   task_view t;
   make_view(buffers, h, t);
   const exstar_cuda_tiles v = cuda_tiles(t);
-  const cudaStream_t s = exstar_codelet_cuda_stream();
-  int status = launch(*h, t, v, s);
-  if (status == 0) status = exstar_codelet_cuda_join(s);
-  exstar_codelet_cuda_check(status, what);
+  exstar_codelet_cuda_run(what, [&](cudaStream_t s) { return launch(*h, t, v, s); });
 }
 #endif
 
