@@ -46,6 +46,11 @@ __device__ inline cand warp_winner(cand x)
   return x;
 }
 
+// The trace's layout (EXSTAR_CUDA_PANEL_TRACE) for n phases: [0, n] the phase ends, [n+1, 2n+1]
+// the pivot-row ends, then the declined roundings of the rows, the pivot rows' U and usub.
+__host__ __device__ constexpr int64_t trace_declines(int64_t n) { return 2 * n + 2; }
+__host__ __device__ constexpr int64_t trace_words(int64_t n) { return trace_declines(n) + 3; }
+
 struct panel_ctx {
   dgrid g;
   double *P;     // values, physical rows [c0, m), columns [c0, c1)
@@ -64,11 +69,10 @@ struct panel_ctx {
   int exact_only;
   unsigned long long *rep;
   int64_t trace_n;
-  unsigned long long *trace; // measurements (EXSTAR_CUDA_PANEL_TRACE): [0, n]: phase ends; [n+1, 2n+1]: pivot-row ends;
-                             // [2n+2, 2n+5): declined roundings in the rows, pivot rows' U, usub
+  unsigned long long *trace; // measurements (EXSTAR_CUDA_PANEL_TRACE), trace_words(trace_n) of them
   __device__ void count_declines(int what, bool want) const
   {
-    if (trace && want) atomicAdd(&trace[2 * trace_n + 2 + what], 1ull);
+    if (trace && want) atomicAdd(&trace[trace_declines(trace_n) + what], 1ull);
   }
   __device__ double &a(int64_t r, int64_t j) const { return P[(r - c0) + (j - c0) * rows]; }
   __device__ exstar_bdd &s(int64_t r, int64_t j) const { return S[(r - c0) + (j - c0) * rows]; }
@@ -546,7 +550,8 @@ int64_t panel_left()
 void trace_report(const panel_ctx &c, cudaStream_t stream)
 {
   const int64_t n = c.trace_n;
-  std::vector<unsigned long long> t((size_t)(2 * n + 5));
+  std::vector<unsigned long long> t((size_t)trace_words(n));
+  const unsigned long long *declined = t.data() + trace_declines(n);
   cudaMemcpyAsync(t.data(), c.trace, t.size() * sizeof t[0], cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   cudaFree(c.trace);
@@ -564,7 +569,7 @@ void trace_report(const panel_ctx &c, cudaStream_t stream)
   std::fprintf(stderr, "panel trace c0=%lld rows=%lld phases=%lld: %.0f us = pivot+u %.0f, rows %.0f, last pivots %.0f, "
                "usub %.0f, state_sub %.0f; declined: rows %llu, pivot rows %llu, usub %llu\n", (long long)c.c0,
                (long long)c.rows, (long long)n, (double)(t[n] - t[0]) * 1e-3, piv, rows, last, usub, ssub,
-               t[2 * n + 2], t[2 * n + 3], t[2 * n + 4]);
+               declined[0], declined[1], declined[2]);
 }
 
 } // namespace
@@ -606,9 +611,9 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.trace = nullptr, c.trace_n = nph;
   // a failed allocation only turns the trace off (and is cleared, so the panel's status is not it)
   if (coop > 0 && std::getenv("EXSTAR_CUDA_PANEL_TRACE") &&
-      cudaMalloc((void **)&c.trace, (size_t)(2 * nph + 5) * sizeof(unsigned long long)) != cudaSuccess)
+      cudaMalloc((void **)&c.trace, (size_t)trace_words(nph) * sizeof(unsigned long long)) != cudaSuccess)
     c.trace = nullptr, (void)cudaGetLastError();
-  if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)(2 * nph + 5) * sizeof(unsigned long long), stream);
+  if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)trace_words(nph) * sizeof(unsigned long long), stream);
   if (coop > 0) {
     void *args[] = {&c, &lo, &hi};
     e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
