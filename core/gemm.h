@@ -9,17 +9,30 @@
  * The fast path: four floating-point operations a term (two FMAs, two additions).
  * For an entry (i, j), let 2^ea >= max_l |a_il| and 2^eb >= max_l |b_lj| (powers of two over
  * the entry's k terms) and sigma = 2^(ea + eb + ep) with 2^ep >= 2k. Then M = 2^(ea+eb) bounds
- * every |a*b| and sigma >= 2kM. Per term:
- *     t = fma(a, b, sigma)     RN(ab + sigma), in [sigma/2, 2 sigma]
- *     q = t - sigma            exact (Sterbenz): the top part of ab, a multiple of 2^-53 sigma
- *     S += q                   exact: every partial sum is such a multiple below sigma in size
- *     R += fma(a, b, -q)       the rest ab - q (|.| <= 2^-53 sigma), rounded, then summed
+ * every |a*b| and sigma >= 2kM. The running sum S starts at 1.5 sigma (exstar_gemm_run_begin)
+ * and per term
+ *     t = fma(a, b, S)         RN(S + ab)
+ *     q = t - S                exact: the part of ab that S took
+ *     S = t
+ *     R += fma(a, b, -q)       the rest ab - q, rounded, then summed
+ * and at the end S - 1.5 sigma = sum q is exact (exstar_gemm_run_end). Why: |sum ab| <= kM <=
+ * sigma/2 and every rest is at most 2^-52 sigma, so S stays within [sigma - d, 2 sigma + d]
+ * (d = k 2^-52 sigma), where every double is a multiple of 2^-53 sigma; q, a difference of two
+ * such multiples at most M + 2^-52 sigma in size, is exact, and so is S - 1.5 sigma; the rest
+ * ab - q is the rounding error of S + ab, at most half an ulp of S < 4 sigma: 2^-52 sigma.
  * So ab summed over the terms is S + R_exact with S exact and |R_exact - R| <= E, where
- *     E = k(k+2) 2^-106 sigma + k 2^-1074
- * (each rest rounds by at most 2^-53 of itself, each addition into R by 2^-53 of the partial
- * sum, at most t 2^-53 sigma after t terms; subnormal roundings by at most 2^-1075; the
- * factor k+2 over k+1 leaves room for second-order terms). This is Rump-Ogita-Oishi's
- * ExtractScalar with the split constant fixed per entry, fused with the product's FMA.
+ *     E = k(k+3) 2^-106 sigma (1 + k 2^-50) + k 2^-1074
+ * (each rest rounds by at most 2^-53 of itself, 2^-105 sigma; each addition into R by 2^-53 of
+ * the partial sum, at most t 2^-52 sigma after t terms: k 2^-105 + k(k+1)/2 2^-105 = k(k+3)
+ * 2^-106 of sigma; the factor 1 + k 2^-50 takes the second-order terms and E's own roundings;
+ * subnormal roundings by at most 2^-1075 each). This is Rump-Ogita-Oishi's ExtractScalar with
+ * the split constant fixed per entry, fused with the product's FMA, and the running sum itself
+ * as the extractor: the constant's own subtraction and the addition into S become one FMA.
+ * q depends on the running sum, so S's digits below the rest and R depend on the terms' order:
+ * every back end takes an entry's terms in the order l = 0, 1, ... (a tile of terms, then the
+ * next), so that they hold the same S and R bit for bit (tests compare the states); a kernel
+ * that splits an entry's terms (the GPU's warp retry) sums the parts' exact S as any order
+ * allows and stays within E.
  * A NaN or inf factor, or a sigma out of range (exstar_gemm_sigma returns NaN), makes S or R
  * non-finite: the check declines and the repair applies the IEEE rules.
  *
@@ -91,22 +104,29 @@ EXSTAR_FN double exstar_gemm_sigma(int ea, int eb, int ep)
   return exstar_pow2(e);
 }
 
-/* One term of the fast path (see the top of this file). Kernels may inline the same four
- * operations in their own registers; the order of the additions is free. */
-EXSTAR_FN void exstar_gemm_term(double a, double b, double sigma, double *S, double *R)
+/* The running sum of an entry's fast path (see the top of this file) starts, or resumes an
+ * exact sum S0 that exstar_gemm_run_end gave under the same sigma, at S0 + 1.5 sigma (exact). */
+EXSTAR_FN double exstar_gemm_run_begin(double S0, double sigma) { return S0 + 1.5 * sigma; }
+
+/* The exact sum of the terms' top parts: the running sum less 1.5 sigma (exact). */
+EXSTAR_FN double exstar_gemm_run_end(double S, double sigma) { return S - 1.5 * sigma; }
+
+/* One term of the fast path into the running sum S and the rests' sum R. Kernels may inline
+ * the same four operations in their own registers, in the same order of the terms. */
+EXSTAR_FN void exstar_gemm_term(double a, double b, double *S, double *R)
 {
-  const double t = fma(a, b, sigma);
-  const double q = t - sigma;
-  *S += q;
+  const double t = fma(a, b, *S);
+  const double q = t - *S;
+  *S = t;
   *R += fma(a, b, -q);
 }
 
-/* E for k terms under sigma (NaN when sigma is). The products k(k+2) round by a relative
- * 2^-53 at most (k < 2^31), covered by the factor 1 + 2^-40. */
+/* E for k terms under sigma (NaN when sigma is). The factor 1 + k 2^-50 (k < 2^31) covers the
+ * second-order terms of the bound and the roundings of this product. */
 EXSTAR_FN double exstar_gemm_bound(exstar_i64 k, double sigma)
 {
   const double kd = (double)k;
-  return (kd * (kd + 2.0)) * 0x1p-106 * sigma * (1.0 + 0x1p-40) + kd * 0x1p-1074;
+  return (kd * (kd + 3.0)) * 0x1p-106 * sigma * (1.0 + kd * 0x1p-50) + kd * 0x1p-1074;
 }
 
 /* The bounded double-double of S + R within E (sign -1 negates it, exactly). */

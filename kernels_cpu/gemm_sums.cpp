@@ -103,21 +103,28 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 // at [c*MR].
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 8 && NR == 4, "the AVX-512 tile is 8 x 4");
+// Per term and column: 2 FMAs on the FMA pipes, 2 additions on the add pipes (Zen 4: 8 + 8
+// 512-bit operations, 8 cycles an l at best; measured ~12-14 with the terms' dependency chains,
+// with or without the register copies gcc adds here: hand-written assembly without them was no
+// faster).
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
 {
-  __m512d s0 = _mm512_loadu_pd(s), s1 = _mm512_loadu_pd(s + 8), s2 = _mm512_loadu_pd(s + 16),
-          s3 = _mm512_loadu_pd(s + 24);
+  // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
+  const __m512d h = _mm512_set1_pd(1.5);
+  __m512d s0 = _mm512_fmadd_pd(_mm512_loadu_pd(g), h, _mm512_loadu_pd(s)),
+          s1 = _mm512_fmadd_pd(_mm512_loadu_pd(g + 8), h, _mm512_loadu_pd(s + 8)),
+          s2 = _mm512_fmadd_pd(_mm512_loadu_pd(g + 16), h, _mm512_loadu_pd(s + 16)),
+          s3 = _mm512_fmadd_pd(_mm512_loadu_pd(g + 24), h, _mm512_loadu_pd(s + 24));
   __m512d r0 = _mm512_loadu_pd(r), r1 = _mm512_loadu_pd(r + 8), r2 = _mm512_loadu_pd(r + 16),
           r3 = _mm512_loadu_pd(r + 24);
-  const __m512d g0 = _mm512_loadu_pd(g), g1 = _mm512_loadu_pd(g + 8), g2 = _mm512_loadu_pd(g + 16),
-                g3 = _mm512_loadu_pd(g + 24);
   for (int64_t l = 0; l < kc; ++l) {
     const __m512d a = _mm512_loadu_pd(ap + l * MR);
 #define EXSTAR_GEMM_STEP(c)                                                                     \
   {                                                                                             \
     const __m512d b = _mm512_set1_pd(bp[l * NR + c]);                                           \
-    const __m512d q = _mm512_sub_pd(_mm512_fmadd_pd(a, b, g##c), g##c);                         \
-    s##c = _mm512_add_pd(s##c, q);                                                              \
+    const __m512d t = _mm512_fmadd_pd(a, b, s##c);                                              \
+    const __m512d q = _mm512_sub_pd(t, s##c);                                                   \
+    s##c = t;                                                                                   \
     r##c = _mm512_add_pd(r##c, _mm512_fmsub_pd(a, b, q));                                       \
   }
     EXSTAR_GEMM_STEP(0)
@@ -126,26 +133,33 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
     EXSTAR_GEMM_STEP(3)
 #undef EXSTAR_GEMM_STEP
   }
-  _mm512_storeu_pd(s, s0), _mm512_storeu_pd(s + 8, s1), _mm512_storeu_pd(s + 16, s2), _mm512_storeu_pd(s + 24, s3);
+  // exstar_gemm_run_end: S - 1.5 sigma, exact
+  _mm512_storeu_pd(s, _mm512_fnmadd_pd(_mm512_loadu_pd(g), h, s0));
+  _mm512_storeu_pd(s + 8, _mm512_fnmadd_pd(_mm512_loadu_pd(g + 8), h, s1));
+  _mm512_storeu_pd(s + 16, _mm512_fnmadd_pd(_mm512_loadu_pd(g + 16), h, s2));
+  _mm512_storeu_pd(s + 24, _mm512_fnmadd_pd(_mm512_loadu_pd(g + 24), h, s3));
   _mm512_storeu_pd(r, r0), _mm512_storeu_pd(r + 8, r1), _mm512_storeu_pd(r + 16, r2), _mm512_storeu_pd(r + 24, r3);
 }
 #elif defined(__AVX2__) && defined(__FMA__)
 static_assert(MR == 4 && NR == 4, "the AVX2 tile is 4 x 4");
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
 {
-  __m256d s0 = _mm256_loadu_pd(s), s1 = _mm256_loadu_pd(s + 4), s2 = _mm256_loadu_pd(s + 8),
-          s3 = _mm256_loadu_pd(s + 12);
+  // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
+  const __m256d h = _mm256_set1_pd(1.5);
+  __m256d s0 = _mm256_fmadd_pd(_mm256_loadu_pd(g), h, _mm256_loadu_pd(s)),
+          s1 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 4), h, _mm256_loadu_pd(s + 4)),
+          s2 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 8), h, _mm256_loadu_pd(s + 8)),
+          s3 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 12), h, _mm256_loadu_pd(s + 12));
   __m256d r0 = _mm256_loadu_pd(r), r1 = _mm256_loadu_pd(r + 4), r2 = _mm256_loadu_pd(r + 8),
           r3 = _mm256_loadu_pd(r + 12);
-  const __m256d g0 = _mm256_loadu_pd(g), g1 = _mm256_loadu_pd(g + 4), g2 = _mm256_loadu_pd(g + 8),
-                g3 = _mm256_loadu_pd(g + 12);
   for (int64_t l = 0; l < kc; ++l) {
     const __m256d a = _mm256_loadu_pd(ap + l * MR);
 #define EXSTAR_GEMM_STEP(c)                                                                     \
   {                                                                                             \
     const __m256d b = _mm256_broadcast_sd(bp + l * NR + c);                                     \
-    const __m256d q = _mm256_sub_pd(_mm256_fmadd_pd(a, b, g##c), g##c);                         \
-    s##c = _mm256_add_pd(s##c, q);                                                              \
+    const __m256d t = _mm256_fmadd_pd(a, b, s##c);                                              \
+    const __m256d q = _mm256_sub_pd(t, s##c);                                                   \
+    s##c = t;                                                                                   \
     r##c = _mm256_add_pd(r##c, _mm256_fmsub_pd(a, b, q));                                       \
   }
     EXSTAR_GEMM_STEP(0)
@@ -154,15 +168,21 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
     EXSTAR_GEMM_STEP(3)
 #undef EXSTAR_GEMM_STEP
   }
-  _mm256_storeu_pd(s, s0), _mm256_storeu_pd(s + 4, s1), _mm256_storeu_pd(s + 8, s2), _mm256_storeu_pd(s + 12, s3);
+  // exstar_gemm_run_end: S - 1.5 sigma, exact
+  _mm256_storeu_pd(s, _mm256_fnmadd_pd(_mm256_loadu_pd(g), h, s0));
+  _mm256_storeu_pd(s + 4, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 4), h, s1));
+  _mm256_storeu_pd(s + 8, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 8), h, s2));
+  _mm256_storeu_pd(s + 12, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 12), h, s3));
   _mm256_storeu_pd(r, r0), _mm256_storeu_pd(r + 4, r1), _mm256_storeu_pd(r + 8, r2), _mm256_storeu_pd(r + 12, r3);
 }
 #else
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
 {
+  for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_begin(s[x], g[x]);
   for (int64_t l = 0; l < kc; ++l)
     for (int c = 0; c < NR; ++c)
-      for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], g[c * MR + q], &s[c * MR + q], &r[c * MR + q]);
+      for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], &s[c * MR + q], &r[c * MR + q]);
+  for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_end(s[x], g[x]);
 }
 #endif
 

@@ -77,8 +77,8 @@ constexpr int64_t kGuessCols = 16;
 constexpr int kMargin = 2;
 
 // S, R, M (max |a|) of the rows [0, m) over the columns j of A (a(i, j) = A[i + j*lda]).
-// The per-row state is interleaved by groups of 4 rows, st[16*g ..]: σ, S, R, M of rows
-// 4g..4g+3 (one stream beside the four columns': separate arrays lda*8 bytes apart would all
+// The per-row state is interleaved by groups of 4 rows, st[16*g ..]: σ, S (the running sum,
+// from 1.5 σ), R, M of rows 4g..4g+3 (one stream beside the four columns': separate arrays lda*8 bytes apart would all
 // fall into the same L1 sets as the columns).
 void rows_pass(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs, double *st)
 {
@@ -94,13 +94,13 @@ void rows_pass(int64_t m, int64_t n, const double *A, int64_t lda, const double 
     for (int64_t g4 = 0; g4 < full; ++g4) {
       double *e = st + 16 * g4;
       const int64_t r = 4 * g4;
-      const __m256d g = _mm256_loadu_pd(e);
       __m256d s = _mm256_loadu_pd(e + 4), q = _mm256_loadu_pd(e + 8), mx = _mm256_loadu_pd(e + 12);
 #define EXSTAR_GEMV_STEP(k)                                                                     \
   {                                                                                             \
     const __m256d v = _mm256_loadu_pd(c##k + r);                                                \
-    const __m256d p = _mm256_sub_pd(_mm256_fmadd_pd(v, b##k, g), g);                            \
-    s = _mm256_add_pd(s, p);                                                                    \
+    const __m256d t = _mm256_fmadd_pd(v, b##k, s);                                              \
+    const __m256d p = _mm256_sub_pd(t, s);                                                      \
+    s = t;                                                                                      \
     q = _mm256_add_pd(q, _mm256_fmsub_pd(v, b##k, p));                                          \
     mx = _mm256_max_pd(mx, _mm256_and_pd(v, absmask));                                          \
   }
@@ -115,7 +115,7 @@ void rows_pass(int64_t m, int64_t n, const double *A, int64_t lda, const double 
       double *e = st + 16 * (r / 4) + r % 4;
       for (int k = 0; k < 4; ++k) {
         const double v = A[r + (j + k) * lda];
-        exstar_gemm_term(v, xs[j + k], e[0], &e[4], &e[8]);
+        exstar_gemm_term(v, xs[j + k], &e[4], &e[8]);
         e[12] = fabs(v) > e[12] ? fabs(v) : e[12];
       }
     }
@@ -126,7 +126,7 @@ void rows_pass(int64_t m, int64_t n, const double *A, int64_t lda, const double 
     for (int64_t r = 0; r < m; ++r) {
       double *e = st + 16 * (r / 4) + r % 4;
       const double v = A[r + j * lda];
-      exstar_gemm_term(v, xs[j], e[0], &e[4], &e[8]);
+      exstar_gemm_term(v, xs[j], &e[4], &e[8]);
       e[12] = fabs(v) > e[12] ? fabs(v) : e[12];
     }
 }
@@ -158,6 +158,7 @@ void sums_n(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs
     const int e = at(r, 3) > 0.0 ? exstar_exp_above(at(r, 3)) : eall;
     ea[(size_t)r] = e + kMargin; // inf: NONFINITE (+ margin), sigma NaN
     at(r, 0) = exstar_gemm_sigma(ea[(size_t)r], ex, ep);
+    at(r, 1) = exstar_gemm_run_begin(0.0, at(r, 0));
     at(r, 3) = 0.0;
   }
   rows_pass(m, n, A, lda, xs, st.data());
@@ -165,7 +166,7 @@ void sums_n(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs
   for (int64_t r = 0; r < m; ++r) {
     // σ_r held for every term: the row's largest |a| within the guess (NaN, inf: no)
     const bool held = exstar_exp_above(at(r, 3)) <= ea[(size_t)r];
-    out.S[(size_t)r] = at(r, 1), out.R[(size_t)r] = at(r, 2);
+    out.S[(size_t)r] = exstar_gemm_run_end(at(r, 1), at(r, 0)), out.R[(size_t)r] = at(r, 2);
     out.E[(size_t)r] = held ? exstar_gemm_bound(n, at(r, 0)) : exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
   }
 }
@@ -219,18 +220,20 @@ void columns_pass4(const double *const c[4], const double *xs, int64_t m, const 
   int64_t i = 0;
 #if defined(__AVX2__) && defined(__FMA__)
   const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-  const __m256d g0 = _mm256_set1_pd(sig[0]), g1 = _mm256_set1_pd(sig[1]), g2 = _mm256_set1_pd(sig[2]),
-                g3 = _mm256_set1_pd(sig[3]);
-  __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, r0 = s0, r1 = s0, r2 = s0, r3 = s0, m0 = s0, m1 = s0,
-          m2 = s0, m3 = s0;
+  // each lane a running sum from 1.5 σ (core/gemm.h)
+  const double h[4] = {exstar_gemm_run_begin(0.0, sig[0]), exstar_gemm_run_begin(0.0, sig[1]),
+                       exstar_gemm_run_begin(0.0, sig[2]), exstar_gemm_run_begin(0.0, sig[3])};
+  __m256d s0 = _mm256_set1_pd(h[0]), s1 = _mm256_set1_pd(h[1]), s2 = _mm256_set1_pd(h[2]), s3 = _mm256_set1_pd(h[3]);
+  __m256d r0 = _mm256_setzero_pd(), r1 = r0, r2 = r0, r3 = r0, m0 = r0, m1 = r0, m2 = r0, m3 = r0;
   const double *c0 = c[0], *c1 = c[1], *c2 = c[2], *c3 = c[3];
   for (; i + 4 <= m; i += 4) {
     const __m256d b = _mm256_loadu_pd(xs + i);
 #define EXSTAR_GEMV_STEP(k)                                                                     \
   {                                                                                             \
     const __m256d v = _mm256_loadu_pd(c##k + i);                                                \
-    const __m256d p = _mm256_sub_pd(_mm256_fmadd_pd(v, b, g##k), g##k);                         \
-    s##k = _mm256_add_pd(s##k, p);                                                              \
+    const __m256d t = _mm256_fmadd_pd(v, b, s##k);                                              \
+    const __m256d p = _mm256_sub_pd(t, s##k);                                                   \
+    s##k = t;                                                                                   \
     r##k = _mm256_add_pd(r##k, _mm256_fmsub_pd(v, b, p));                                       \
     m##k = _mm256_max_pd(m##k, _mm256_and_pd(v, absmask));                                      \
   }
@@ -240,22 +243,28 @@ void columns_pass4(const double *const c[4], const double *xs, int64_t m, const 
     EXSTAR_GEMV_STEP(3)
 #undef EXSTAR_GEMV_STEP
   }
-  // S: any order of the additions is exact (core/gemm.h); R: any order within the bound
+  // each lane's exact part (less 1.5 σ), then their sum: exact in any order (core/gemm.h); R: any
+  // order within the bound
   const __m256d sv[4] = {s0, s1, s2, s3}, rv[4] = {r0, r1, r2, r3}, mv[4] = {m0, m1, m2, m3};
   for (int k = 0; k < 4; ++k) {
     double a[4], b[4], e[4];
-    _mm256_storeu_pd(a, sv[k]), _mm256_storeu_pd(b, rv[k]), _mm256_storeu_pd(e, mv[k]);
+    _mm256_storeu_pd(a, _mm256_sub_pd(sv[k], _mm256_set1_pd(h[k])));
+    _mm256_storeu_pd(b, rv[k]), _mm256_storeu_pd(e, mv[k]);
     S[k] = (a[0] + a[1]) + (a[2] + a[3]);
     R[k] = (b[0] + b[1]) + (b[2] + b[3]);
     M[k] = fmax(fmax(e[0], e[1]), fmax(e[2], e[3]));
   }
 #endif
+  // the rest of the terms: a running sum of their own, its exact part added to S
+  double run[4];
+  for (int k = 0; k < 4; ++k) run[k] = exstar_gemm_run_begin(0.0, sig[k]);
   for (; i < m; ++i)
     for (int k = 0; k < 4; ++k) {
       const double v = c[k][i];
-      exstar_gemm_term(v, xs[i], sig[k], &S[k], &R[k]);
+      exstar_gemm_term(v, xs[i], &run[k], &R[k]);
       M[k] = fabs(v) > M[k] ? fabs(v) : M[k];
     }
+  for (int k = 0; k < 4; ++k) S[k] += exstar_gemm_run_end(run[k], sig[k]);
 }
 
 void sums_t(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs, entry_sums &out)

@@ -8,8 +8,9 @@
 //    shared tiles filled by cp.async (8-byte copies: any lda, any offset; the transposes are
 //    taken in the copy: op(A) and op(B) always land k-major, padded against bank conflicts;
 //    out-of-range elements are zero-filled by the copy itself), each thread a TM x TN register
-//    tile with S, R and sigma per entry: exactly exstar_gemm_term's 5 FP64 instructions a term
-//    (2 DFMA, 3 DADD), terms of an entry in order l = 0, 1, ... (the CPU kernel's order too).
+//    tile with a running sum S and the rests' sum R per entry: exactly exstar_gemm_term's 4 FP64
+//    instructions a term (2 DFMA, 2 DADD), terms of an entry in order l = 0, 1, ... (the CPU
+//    kernel's order too; the states compare bit for bit).
 //    Epilogue: gemm: exstar_gemm_finish_fast; proven entries are written, the others appended
 //    to a device-side list (atomicAdd; beyond its capacity, a bit mask) and C(i, j) untouched;
 //    state: st(i, j) += sign (S + R) within E (exstar_gemm_state_add).
@@ -191,15 +192,17 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
     cp_async_commit();
   }
 
-  double S[TM][TN], R[TM][TN], Sg[TM][TN];
+  // an entry's running sum S and rests' sum R; its sigma is taken again in the epilogue, so
+  // the main loop holds 4 registers an entry, not 6
+  const auto sigma_at = [&](int64_t i, int64_t j) { return (i < m && j < n) ? exstar_gemm_sigma(ea[i], eb[j], ep) : 1.0; };
+  double S[TM][TN], R[TM][TN];
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
       const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
       const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
-      S[r][c] = 0.0, R[r][c] = 0.0;
-      Sg[r][c] = (i < m && j < n) ? exstar_gemm_sigma(ea[i], eb[j], ep) : 1.0;
+      S[r][c] = exstar_gemm_run_begin(0.0, sigma_at(i, j)), R[r][c] = 0.0;
     }
 
   for (int64_t kt = 0; kt < KT; ++kt) {
@@ -225,8 +228,9 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
       for (int r = 0; r < TM; ++r)
 #pragma unroll
         for (int c = 0; c < TN; ++c) { // exstar_gemm_term
-          const double q = fma(a[r], b[c], Sg[r][c]) - Sg[r][c];
-          S[r][c] += q;
+          const double t = fma(a[r], b[c], S[r][c]);
+          const double q = t - S[r][c];
+          S[r][c] = t;
           R[r][c] += fma(a[r], b[c], -q);
         }
     }
@@ -239,24 +243,29 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
     for (int c = 0; c < TN; ++c) {
       const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
       const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
-      if (i < m && j < n) finish_entry<MODE>(ep_, m, k, i, j, S[r][c], R[r][c], Sg[r][c]);
+      if (i < m && j < n) {
+        const double sigma = sigma_at(i, j);
+        finish_entry<MODE>(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
+      }
     }
 }
 
-// The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (96 registers
-// of S, R and sigma; about 214 in all: one block, 8 warps, a multiprocessor), k in steps of 32,
-// three stages (101 KB of shared memory). EXSTAR_CUDA_GEMM_CFG=1 / 2 pick others, for
-// measurements: 1: k in steps of 16; 2: steps of 16, four stages. Measured on the H100 at
-// n = 8192 (uniform): 5.05, 4.91, 4.93 TFLOP/s effective; earlier, 64 x 64 capped at 128
-// registers for two blocks a multiprocessor (spills) 4.61, 64 x 32 blocks of 128 threads 4.01.
-// ncu (n = 4096, this one): FP64 pipe 77% of peak; per issued instruction 4.3 cycles with 2 warps
-// a scheduler: 1.0 selected, 1.16 fixed-latency dependencies ("wait"), 1.03 FP64 pipe busy,
-// 0.82 not selected, barriers and shared loads < 0.1 each. The rest of the pipe's time is the
-// register budget: 6 registers an entry allow 2 warps a scheduler, too few to cover every
-// dependency of the 5-instruction chains.
+// The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (64 registers
+// of S and R; sigma is taken again in the epilogue; about 236 in all: one block, 8 warps, a
+// multiprocessor), k in steps of 32, three stages (101 KB of shared memory).
+// EXSTAR_CUDA_GEMM_CFG=1 / 2 / 3 pick others, for measurements: 1: k in steps of 16; 2: steps of
+// 16, four stages; 3: two blocks a multiprocessor (128 registers: ~300 bytes of spills).
+// Measured on the H100, uniform n = 4096 / 8192 / 16384, 4 instructions a term: 5.64 / 5.96 /
+// 5.62 TFLOP/s effective; cfg 3 4.94 / 5.13 / 4.95. With 5 instructions a term (S += q apart)
+// it was 5.05 at n = 8192, cfg 1 4.91, cfg 2 4.93; 64 x 32 blocks of 128 threads 4.01.
+// ncu (n = 4096, 5 instructions a term): FP64 pipe 77% of peak; per issued instruction 4.3
+// cycles with 2 warps a scheduler: 1.0 selected, 1.16 fixed-latency dependencies ("wait"), 1.03
+// FP64 pipe busy, 0.82 not selected, barriers and shared loads < 0.1 each: too few warps to
+// cover every dependency of the chains.
 using cfg0 = cfg<64, 64, 4, 4, 1, 32, 3>;
 using cfg1 = cfg<64, 64, 4, 4, 1>;
 using cfg2 = cfg<64, 64, 4, 4, 1, 16, 4>;
+using cfg3 = cfg<64, 64, 4, 4, 2, 32, 3>;
 
 template <class G, int MODE, bool AT, bool BT>
 int launch_one(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ex, const epilogue &e,
@@ -294,7 +303,7 @@ int launch_cfg(int64_t m, int64_t n, int64_t k, const opview &A, const opview &B
 int config_choice()
 {
   const char *v = getenv("EXSTAR_CUDA_GEMM_CFG");
-  return v && (v[0] == '1' || v[0] == '2') ? v[0] - '0' : 0;
+  return v && (v[0] == '1' || v[0] == '2' || v[0] == '3') ? v[0] - '0' : 0;
 }
 
 template <int MODE>
@@ -305,6 +314,7 @@ int launch_fast(int64_t m, int64_t n, int64_t k, const opview &A, const opview &
   switch (config_choice()) {
   case 1: return launch_cfg<cfg1, MODE>(m, n, k, A, B, ex, e, s);
   case 2: return launch_cfg<cfg2, MODE>(m, n, k, A, B, ex, e, s);
+  case 3: return launch_cfg<cfg3, MODE>(m, n, k, A, B, ex, e, s);
   default: return launch_cfg<cfg0, MODE>(m, n, k, A, B, ex, e, s);
   }
 }
@@ -345,9 +355,10 @@ __device__ __forceinline__ int retry_entry(const repair_args &a, int64_t i, int6
   for (int64_t l = lane; l < a.k; l += 32) e = exstar_exp_max(e, exstar_exp_above(pa[l * sa]) + exstar_exp_above(pb[l * sb]));
   e = __reduce_max_sync(kFull, e);
   const double sigma = exstar_gemm_sigma(e, 0, exstar_gemm_count_exp(a.k));
-  double S = 0.0, R = 0.0;
+  double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
 #pragma unroll 4
-  for (int64_t l = lane; l < a.k; l += 32) exstar_gemm_term(pa[l * sa], pb[l * sb], sigma, &S, &R);
+  for (int64_t l = lane; l < a.k; l += 32) exstar_gemm_term(pa[l * sa], pb[l * sb], &S, &R);
+  S = exstar_gemm_run_end(S, sigma); // each lane's exact part; their sum is exact in any order
 #pragma unroll
   for (int off = 16; off > 0; off >>= 1) {
     S += __shfl_down_sync(kFull, S, off);

@@ -407,11 +407,11 @@ __device__ void state_sub_phase(const panel_ctx &c, int64_t k0, int64_t k1, int6
       for (int q = 0; q < kCols; ++q)
         if (q < nc) {
           const double sigma = exstar_gemm_sigma(ea, seb[q][g], ep);
-          double s = 0.0, rr = 0.0;
+          double s = exstar_gemm_run_begin(0.0, sigma), rr = 0.0;
 #pragma unroll
           for (int l = 0; l < kGroup; ++l)
-            if (l < kn) exstar_gemm_term(a[l], sb[q][g * kGroup + l], sigma, &s, &rr);
-          exstar_gemm_state_add(&d[q], s, rr, exstar_gemm_bound(kn, sigma), -1.0);
+            if (l < kn) exstar_gemm_term(a[l], sb[q][g * kGroup + l], &s, &rr);
+          exstar_gemm_state_add(&d[q], exstar_gemm_run_end(s, sigma), rr, exstar_gemm_bound(kn, sigma), -1.0);
         }
     }
 #pragma unroll

@@ -135,11 +135,11 @@ __global__ void diag_update_kernel(diag_ctx c, int64_t g0, int64_t g1)
     ea = exstar_line_exp_step(ea, li[t]), eb = exstar_line_exp_step(eb, lq[t]);
   }
   const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(nr));
-  double S = 0.0, R = 0.0;
+  double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
 #pragma unroll
   for (int t = 0; t < kGroup; ++t)
-    if (t < nr) exstar_gemm_term(li[t], lq[t], sigma, &S, &R);
-  exstar_gemm_state_add(&c.s(i, q), S, R, exstar_gemm_bound(nr, sigma), -1.0);
+    if (t < nr) exstar_gemm_term(li[t], lq[t], &S, &R);
+  exstar_gemm_state_add(&c.s(i, q), exstar_gemm_run_end(S, sigma), R, exstar_gemm_bound(nr, sigma), -1.0);
 }
 
 int potrf_diag(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_only, unsigned long long *rep,

@@ -82,11 +82,11 @@ __device__ inline void subst_take_group(const C &c, exstar_bdd *col, int64_t ib,
 {
   const int ea = c.ea[(ib - c.c0) + ((g0 - c.c0) / kGroup) * c.lds];
   const double sigma = exstar_gemm_sigma(ea, eb, exstar_gemm_count_exp(nr));
-  double S = 0.0, R = 0.0;
+  double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
 #pragma unroll
   for (int t = 0; t < kGroup; ++t)
-    if (t < nr) exstar_gemm_term(c.l(ib, g0 + t), ut[t], sigma, &S, &R);
-  exstar_gemm_state_add(&col[ib - c.c0], S, R, exstar_gemm_bound(nr, sigma), -1.0);
+    if (t < nr) exstar_gemm_term(c.l(ib, g0 + t), ut[t], &S, &R);
+  exstar_gemm_state_add(&col[ib - c.c0], exstar_gemm_run_end(S, sigma), R, exstar_gemm_bound(nr, sigma), -1.0);
 }
 
 // The exponent codes of C::ea: a thread a (row, group) of the r x r factor L (column-major).
