@@ -329,3 +329,32 @@ TEST_CASE("the plain-double baseline factors and solves (not exact)", "[lu][plai
   const std::vector<double> r = ref_gemv('N', n, n, -1.0, p.A, n, x, 1.0, b);
   for (double ri : r) REQUIRE(std::fabs(ri) < 1e-10);
 }
+
+// A panel of 512 columns (on a CUDA worker: factored recursively, halves of 256, 128 and 64, with
+// the interchanges carried across; a last panel of 88): P·A = L·U to rounding.
+TEST_CASE("the plain-double baseline's wide panels factor to a small residual (not exact)", "[lu][plain]")
+{
+  session s("eager");
+  Rng rng(809);
+  const int n = 600;
+  const std::vector<double> A0 = gen_uniform(n * n, rng);
+  std::vector<double> A = A0;
+  std::vector<int32_t> ipiv(n);
+  int64_t info = -1;
+  REQUIRE(exstar_dgetrf_plain_tiled(n, n, A.data(), n, ipiv.data(), &info, 512) == EXSTAR_SUCCESS);
+  REQUIRE(info == 0);
+  std::vector<double> PA = A0;
+  for (int k = 0; k < n; ++k) {
+    REQUIRE(ipiv[k] >= k + 1);
+    REQUIRE(ipiv[k] <= n);
+    for (int j = 0; j < n; ++j) std::swap(PA[k + j * n], PA[ipiv[k] - 1 + j * n]);
+  }
+  double worst = 0.0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      double lu = 0.0;
+      for (int k = 0; k <= std::min(i, j); ++k) lu += (k == i ? 1.0 : A[i + k * n]) * A[k + j * n];
+      worst = std::max(worst, std::fabs(PA[i + j * n] - lu));
+    }
+  REQUIRE(worst < 1e-9);
+}
