@@ -86,6 +86,44 @@ EXSTAR_FN double exstar_sqrt_candidate(const exstar_i64 work[EXSTAR_ACC_WORDS], 
   return y;
 }
 
+/* The fast decision: with S's digits after two signed passes (each in [-1, 2^32], top nonzero
+ * digit t positive), S = 2^E F with E = t·DIGIT_BITS + EMIN (even) and F the digits from t down,
+ * F >= 1 − 2^-31. The top five digits give F as a double-double (Fh, Fl): each digit times
+ * 2^(-32j) is an exact double; TwoSum keeps Fh exact and each addition into Fl errs by 2^-53
+ * of |Fl| <= 2^-51 F; the digits left out weigh at most 2^-127 F. So |Fh + Fl − F| <= 2^-100 F.
+ * Then zh = sqrt(Fh) (IEEE: correctly rounded), Fh − zh² is exact (the residual of a correctly
+ * rounded square root, fma(−zh, zh, Fh)), zl = (residual + Fl) / (2 zh): one Newton step, so
+ * zh + zl = sqrt(F)(1 + η) with |η| <= 2^-98 (the step's quadratic term |zl/zh|² / 2 <= 2^-105,
+ * two roundings of 2^-53 on |zl| <= 2^-52 zh, and half of F's 2^-100). The candidate c = RN(zh +
+ * zl) is RN(sqrt(F)) when sqrt(F) cannot lie beyond a midpoint next to c, that is when the
+ * distances from zh + zl to both midpoints (each computed with one rounding of 2^-53) exceed
+ * 2^-96 zh, 4x the error. Only for results in [2^-1000, 2^1000]: the scaling by 2^(E/2) is then
+ * exact and the spacing of the doubles relative. 1 with *y when decided; 0: the exact tests
+ * decide (about 2^-42 of random values, and every exact tie). */
+EXSTAR_FN int exstar_sqrt_fast(const exstar_i64 work[EXSTAR_ACC_WORDS], int t, double *y)
+{
+  const int E = t * EXSTAR_ACC_DIGIT_BITS + EXSTAR_ACC_EMIN;
+  if (E / 2 < -1000 || E / 2 > 990) return 0;
+  double Fh = (double)work[t], Fl = 0.0;
+  double w = 1.0;
+  for (int j = 1; j <= 4 && t - j >= 0; ++j) {
+    w *= 0x1p-32;
+    double e;
+    Fh = exstar_two_sum(Fh, (double)work[t - j] * w, &e);
+    Fl += e;
+  }
+  const double zh = sqrt(Fh);
+  const double zl = (fma(-zh, zh, Fh) + Fl) / (2.0 * zh);
+  const double c = zh + zl;
+  /* the doubles next to c and the midpoints' distances from zh + zl */
+  const double up = exstar_sqrt_succ(c) - c, down = c - exstar_sqrt_pred(c);
+  const double above = ((c - zh) + 0.5 * up) - zl, below = zl - ((c - zh) - 0.5 * down);
+  const double margin = 0x1p-96 * zh;
+  if (!(above > margin && below > margin)) return 0;
+  *y = exstar_scale2(c, E / 2);
+  return 1;
+}
+
 /* RN(sqrt(S)) of the exact value of acc (an accumulator in any state of carries; only read).
  * work: EXSTAR_ACC_WORDS words of scratch. */
 EXSTAR_FN double exstar_acc_round_sqrt_private(const exstar_i64 *acc, exstar_i64 work[EXSTAR_ACC_WORDS])
@@ -103,7 +141,9 @@ EXSTAR_FN double exstar_acc_round_sqrt_private(const exstar_i64 *acc, exstar_i64
   }
   int t = EXSTAR_ACC_NDIGITS - 1;
   while (work[t] == 0) --t;
-  double y = exstar_sqrt_candidate(work, t);
+  double y;
+  if (exstar_sqrt_fast(work, t, &y)) return y;
+  y = exstar_sqrt_candidate(work, t);
   /* Move y down while S < m⁻² (or, at a tie, while y is odd), then up while S > m⁺² (or, at a
    * tie, while y is odd). Each step crosses one double; the candidate is a few away at most. */
   for (;;) {

@@ -6,25 +6,27 @@
  * dot's FPE adds p and e by TwoSum chains, ~38 floating-point operations an element, which bounds
  * an H100 at ~1.65 TB/s for nrm2. Squares are never negative, so their sum grows without
  * cancellation and a window of three fixed grids holds it exactly, after Rump, Ogita and Oishi's
- * ExtractScalar (SISC 2008, Lemma 3.2: for sigma = 2^k and |p| <= sigma, q = RN(RN(sigma + p) −
- * sigma) is a multiple of 2^-53 sigma, |q| <= 2^-M sigma when |p| <= 2^-M sigma, and p − q is a
- * double, so RN(p − q) is exact):
+ * ExtractScalar (SISC 2008, Lemma 3.2), with each grid's running sum itself as the extractor
+ * (as core/gemm.h's fast path): a running sum H starts at 1.5 sigma and stays in [sigma, 2 sigma),
+ * where its ulp is 2^-52 sigma; H' = RN(H + v) takes v's top part q = H' − H exactly (two doubles
+ * of one binade), and v − q, the rounding error of a sum of two doubles, is a double (TwoSum):
  *
  *   window k:  s1 = 2^k, s2 = 2^(k−53+C), s3 = 2^(k−106+2C); every p <= lim = 2^(k−C)
- *   q1 = (s1 + p) − s1   h1 += q1   t = p − q1       |t| <= 2^(k−53) = 2^-C s2
- *   q2 = (s2 + t) − s2   h2 += q2   t2 = t − q2      |t2| <= 2^(k−106+C)
- *   q3 = (s2 + e) − s2   h2 += q3   e2 = e − q3      |e| <= 2^-53 p <= 2^-C s2
- *   q4 = (s3 + e2) − s3  h3 += q4   e3 = e2 − q4     |e2| <= 2^(k−106+C) = 2^-C s3
+ *   H1' = H1 + p    q1 = H1' − H1   t = p − q1       |t| <= 2^(k−53) = 2^-C s2
+ *   H2' = H2 + t    q2 = H2' − H2   t2 = t − q2      |t2| <= 2^(k−105+C)
+ *   H2' = H2 + e    q3 = H2' − H2   e2 = e − q3      |e| <= 2^-53 p, |e2| <= 2^(k−105+C) = 2^-C s3
+ *   H3' = H3 + e2   q4 = H3' − H3   e3 = e2 − q4
  *
- * Every q_j is a multiple of its grid (2^-53 of its sigma) and at most 2^-C of it (plus one grid
- * step), and a window takes at most 2^(C−2) squares (two terms each into h2), so every partial
- * sum h_j stays below s_j in size on its grid: each addition is exact. The remainders t2 and
- * e3 are exact doubles; they are zero unless p is far below lim (for t2: p < 2^(k−54+C), for e3:
- * p < 2^(k−54+2C) — with C = 10 and lim 16x the window's first square, below 2^-20 of it), and
+ * A window takes at most 2^(C−2) squares, so each grid's q's sum to at most about s_j/4 in size
+ * (p <= 2^-C s1; t and e together about 2^-C s2; e2 <= 2^-C s3) and every H_j stays within
+ * [1.25 s_j, 1.75 s_j]: one binade, one ulp, every q_j exact. The remainders t2 and e3 are exact
+ * doubles; they are zero unless p is far below lim (for t2: p < 2^(k−53+C), for e3: about
+ * p < 2^(k−53+2C) — with C = 10 and lim 16x the window's first square, below 2^-19 of it), and
  * the caller adds them to its accumulator exactly. A full window, or a p above lim, ends the
- * window: h1 + h2 + h3 (three exact doubles) go to the accumulator and a new window starts at
- * that p. So Σ x² = Σ windows' h1 + h2 + h3 + Σ remainders, all exact: the bits are those of the
- * dot of x with itself. 22 operations an element, no branch taken on ordinary data.
+ * window: H_j − 1.5 s_j (three exact doubles, exstar_sumsq_part) go to the accumulator and a new
+ * window starts at that p. So Σ x² = Σ windows' parts + Σ remainders, all exact: the bits are
+ * those of the dot of x with itself. 18 operations an element (with the fixed sigmas as
+ * extractors, 22), no branch taken on ordinary data.
  *
  * Range: the fast path takes 2^-600 <= p <= 2^1000 (every sigma and grid then normal, nothing
  * overflows); zeros, tiny, huge and non-finite squares take the caller's exact slow path. */
@@ -43,9 +45,10 @@ typedef struct {
   int left;          /* squares the window may still take, over all its sums */
 } exstar_sumsq;
 
-/* The exact partial sums on the three grids, h[0..2]. A window may feed several sets of them
- * (independent chains of additions): the bounds above hold for each, as each takes at most
- * the window's 2^(C−2) squares. */
+/* The running sums on the three grids, h[0..2] (H_j above: 1.5 s_j plus the exact part taken). A
+ * window may feed several sets of them (independent chains of additions): the bounds above hold
+ * for each, as each takes at most the window's 2^(C−2) squares. Zero before the first window
+ * (whose sigmas are zero): exstar_sumsq_part is then zero too. */
 EXSTAR_FN void exstar_sumsq_zero(double h[3]) { h[0] = h[1] = h[2] = 0.0; }
 
 /* No window: the first square in range opens one. */
@@ -60,7 +63,23 @@ EXSTAR_FN void exstar_sumsq_init(exstar_sumsq *w)
 /* Whether p (a square) is for the fast path at all. */
 EXSTAR_FN int exstar_sumsq_in_range(double p) { return p >= EXSTAR_SUMSQ_MIN && p <= EXSTAR_SUMSQ_MAX; }
 
-/* Opens a window for p (in range); the caller has taken every set of sums out of the old one. */
+/* Grid j's exact part of a window's sums: h[j] − 1.5 s_j (exact: both in one binade). */
+EXSTAR_FN double exstar_sumsq_part(const exstar_sumsq *w, const double h[3], int j)
+{
+  const double s = j == 0 ? w->s1 : j == 1 ? w->s2 : w->s3;
+  return h[j] - 1.5 * s;
+}
+
+/* Starts a set of sums h in the open window w. */
+EXSTAR_FN void exstar_sumsq_start(const exstar_sumsq *w, double h[3])
+{
+  h[0] = 1.5 * w->s1;
+  h[1] = 1.5 * w->s2;
+  h[2] = 1.5 * w->s3;
+}
+
+/* Opens a window for p (in range); the caller has taken every set of sums out of the old one
+ * (exstar_sumsq_part) and starts them again in the new one (exstar_sumsq_start). */
 EXSTAR_FN void exstar_sumsq_open(exstar_sumsq *w, double p)
 {
   const int k = exstar_exp_above(p) + EXSTAR_SUMSQ_MARGIN + EXSTAR_SUMSQ_C;
@@ -91,18 +110,17 @@ EXSTAR_FN int exstar_sumsq_any(double a, double b) { return ((exstar_bits(a) | e
  * and *e3 receive the exact remainders (usually 0) the caller must add elsewhere. */
 EXSTAR_FN void exstar_sumsq_add(exstar_sumsq *w, double h[3], double p, double e, double *t2, double *e3)
 {
-  const double q1 = (w->s1 + p) - w->s1;
-  h[0] += q1;
-  const double t = p - q1;
-  const double q2 = (w->s2 + t) - w->s2;
-  h[1] += q2;
-  *t2 = t - q2;
-  const double q3 = (w->s2 + e) - w->s2;
-  h[1] += q3;
-  const double e2 = e - q3;
-  const double q4 = (w->s3 + e2) - w->s3;
-  h[2] += q4;
-  *e3 = e2 - q4;
+  const double h1 = h[0] + p;
+  const double t = p - (h1 - h[0]);
+  h[0] = h1;
+  const double h2 = h[1] + t;
+  *t2 = t - (h2 - h[1]);
+  const double h2e = h2 + e;
+  const double e2 = e - (h2e - h2);
+  h[1] = h2e;
+  const double h3 = h[2] + e2;
+  *e3 = e2 - (h3 - h[2]);
+  h[2] = h3;
   w->left -= 1;
 }
 

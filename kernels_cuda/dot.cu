@@ -119,8 +119,10 @@ struct sumsq_state {
 __device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_FPE_N], sumsq_state &q)
 {
 #pragma unroll
-  for (int j = 0; j < 3; ++j)
-    if (q.h[j] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, q.h[j]);
+  for (int j = 0; j < 3; ++j) {
+    const double part = exstar_sumsq_part(&q.w, q.h, j);
+    if (part != 0.0) (void)exstar_sum_step_atomic(sacc, f0, part);
+  }
   exstar_sumsq_zero(q.h);
 }
 
@@ -131,6 +133,7 @@ __device__ __forceinline__ int sumsq_rare(exstar_i64 *sacc, sumsq_state &q, doub
   if (!exstar_sumsq_in_range(p)) return dot_step<0>(sacc, f0, f1, x, x);
   sumsq_close(sacc, f0, q);
   exstar_sumsq_open(&q.w, p);
+  exstar_sumsq_start(&q.w, q.h);
   double t2, e3;
   exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p), &t2, &e3);
   if (t2 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, t2);
@@ -154,8 +157,8 @@ __device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, doub
 }
 
 // nrm2's Σ x_i·x_i (the dot of x with itself: the same exact value, so the same bits): x read
-// once, each square through core/sumsq.h's window (18 floating-point operations where the dot's
-// step takes ~38). U double2 loads in flight per thread; PF: the next iteration's loads issued
+// once, each square through core/sumsq.h's window (about 14 floating-point operations where the
+// dot's step takes ~38). U double2 loads in flight per thread; PF: the next iteration's loads issued
 // before this one's squares (software pipelining: a thread's loads wait behind no arithmetic).
 // Tuning (H100, n = 2^27, bench/results/h100-2026-11-27/nrm2-prefetch): U = 1 with PF 2.22 TB/s
 // (the default); U = 2 without PF 2.01, with PF 2.08; U = 4 1.60 / 1.24; two windows (two

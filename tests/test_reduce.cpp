@@ -178,6 +178,33 @@ TEST_CASE("nrm2 is RN(sqrt) of the exact sum of squares: MPFR bits, ties, specia
     }
 }
 
+// core/sqrt.h decides most roundings from a double-double of the sum (exstar_sqrt_fast) and the
+// rest by exact tests: many short random vectors, most of them decided the fast way, and each
+// vector's squares near a midpoint (the rest), against MPFR.
+TEST_CASE("nrm2 of many short vectors: the fast and the exact decisions agree with MPFR", "[reduce][nrm2]")
+{
+  session s("eager", 1);
+  Rng rng(77);
+  int checked = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int n = 1 + rep % 6;
+    const int lo = rep % 3 == 0 ? -1074 : -300, hi = rep % 3 == 0 ? 1023 : 300;
+    const std::vector<double> x = gen_exp_spread(n, lo, hi, rng);
+    double r = -1.0;
+    REQUIRE(exstar_dnrm2(n, x.data(), 1, &r) == EXSTAR_SUCCESS);
+    INFO("rep " << rep);
+    REQUIRE(same_bits(r, ref_nrm2(x)));
+    ++checked;
+  }
+  for (const reduction_case &c : nrm2_midpoint_cases(rng)) {
+    double r = -1.0;
+    REQUIRE(exstar_dnrm2((int64_t)c.x.size(), c.x.data(), 1, &r) == EXSTAR_SUCCESS);
+    INFO(c.name);
+    REQUIRE(same_bits(r, c.expected));
+  }
+  REQUIRE(checked == 3000);
+}
+
 TEST_CASE("nrm2's known values: the even neighbour at a tie, +inf beyond DBL_MAX, +0 for n = 0", "[reduce][nrm2]")
 {
   session s("eager");
