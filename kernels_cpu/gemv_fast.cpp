@@ -78,8 +78,8 @@ constexpr int kMargin = 2;
 
 // S, R, M (max |a|) of the rows [0, m) over the columns j of A (a(i, j) = A[i + j*lda]).
 // The per-row state is interleaved by groups of 4 rows, st[16*g ..]: σ, S (the running sum,
-// from 1.5 σ), R, M of rows 4g..4g+3 (one stream beside the four columns': separate arrays lda*8 bytes apart would all
-// fall into the same L1 sets as the columns).
+// from 1.5 σ), R, M of rows 4g..4g+3 (one stream beside the four columns': separate arrays
+// lda*8 bytes apart would all fall into the same L1 sets as the columns).
 void rows_pass(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs, double *st)
 {
   const int64_t groups = (m + 3) / 4;
