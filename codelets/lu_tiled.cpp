@@ -186,17 +186,25 @@ static void lu_plain_gemm_cuda(void *buffers[], void *)
       "exstar_lu_plain_gemm");
 }
 #endif
-// The plain update of a block column: a dgemm a tile below block row K.
+// The plain update of a block column: a dgemm a run of tiles below block row K (tiles I and I + 1
+// of both block columns one after the other in memory, with the same leading dimensions, as a
+// column-major array's tiles are, go into one dgemm; else a dgemm a tile).
 template <class Gemm> void plain_gemm_col(void *buffers[], void *cl_arg, Gemm gemm)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
   task_view t;
   make_view(buffers, h, t);
-  const int64_t tu = h->K + h->J * h->mt;
-  for (int64_t I = h->K + 1; I < h->mt; ++I) {
+  const int64_t tu = h->K + h->J * h->mt, n = std::min(h->nb, h->n - h->J * h->nb), k = std::min(h->nb, h->n - h->K * h->nb);
+  auto rows = [&](int64_t I) { return std::min(h->nb, h->m - I * h->nb); };
+  for (int64_t I = h->K + 1; I < h->mt;) {
     const int64_t ti = I + h->K * h->mt, tc = I + h->J * h->mt;
-    gemm(std::min(h->nb, h->m - I * h->nb), std::min(h->nb, h->n - h->J * h->nb), std::min(h->nb, h->n - h->K * h->nb),
-         t.a[ti], t.lda[ti], t.a[tu], t.lda[tu], t.a[tc], t.lda[tc]);
+    int64_t m = rows(I), E = I + 1;
+    for (; E < h->mt; m += rows(E), ++E) {
+      const int64_t ei = E + h->K * h->mt, ec = E + h->J * h->mt;
+      if (t.a[ei] != t.a[ti] + m || t.a[ec] != t.a[tc] + m || t.lda[ei] != t.lda[ti] || t.lda[ec] != t.lda[tc]) break;
+    }
+    gemm(m, n, k, t.a[ti], t.lda[ti], t.a[tu], t.lda[tu], t.a[tc], t.lda[tc]);
+    I = E;
   }
 }
 

@@ -38,6 +38,17 @@ cudaError_t move_panel(const exstar_cuda_tiles *v, int64_t K, double *P, int64_t
   }
   return cudaSuccess;
 }
+// Whether the panel's tiles lie one after the other in memory with one leading dimension (a
+// column-major array's tiles): then cuSOLVER factors them in place.
+bool panel_contiguous(const exstar_cuda_tiles *v, int64_t K)
+{
+  const int64_t t0 = K + K * v->mt;
+  for (int64_t I = K + 1; I < v->mt; ++I) {
+    const int64_t t = I + K * v->mt;
+    if (v->lda[t] != v->lda[t0] || v->a[t] != v->a[t0] + (I - K) * v->nb) return false;
+  }
+  return true;
+}
 } // namespace
 
 extern "C" int exstar_cuda_lu_plain_gemm(int64_t m, int64_t n, int64_t k, const double *L, int64_t ldl,
@@ -60,26 +71,28 @@ extern "C" int exstar_cuda_lu_plain_panel(const exstar_cuda_tiles *v, int64_t K,
   if (rows <= 0 || w <= 0) return 0;
   cusolverDnHandle_t solver;
   if (int r = exstar_vendor::solver_on(s, &solver)) return r;
+  const bool in_place = panel_contiguous(v, K);
+  const int64_t ldp = in_place ? v->lda[K + K * v->mt] : rows;
   int lwork = 0;
-  if (cusolverDnDgetrf_bufferSize(solver, (int)rows, (int)w, nullptr, (int)rows, &lwork) != CUSOLVER_STATUS_SUCCESS)
+  if (cusolverDnDgetrf_bufferSize(solver, (int)rows, (int)w, nullptr, (int)ldp, &lwork) != CUSOLVER_STATUS_SUCCESS)
     return -(int)cudaErrorInvalidValue;
-  // scratch: the panel, cuSOLVER's workspace, its info
-  const size_t pbytes = (size_t)(rows * w) * sizeof(double), wbytes = (size_t)lwork * sizeof(double);
+  // scratch: the gathered panel (unless it is factored in place), cuSOLVER's workspace, its info
+  const size_t pbytes = in_place ? 0 : (size_t)(rows * w) * sizeof(double), wbytes = (size_t)lwork * sizeof(double);
   char *x = nullptr;
   cudaError_t e = cudaMallocAsync((void **)&x, pbytes + wbytes + sizeof(int), s);
   if (e != cudaSuccess) return -(int)e;
-  double *P = (double *)x, *work = (double *)(x + pbytes);
+  double *P = in_place ? v->a[K + K * v->mt] : (double *)x, *work = (double *)(x + pbytes);
   int *info = (int *)(x + pbytes + wbytes);
   int r = 0;
-  e = move_panel(v, K, P, rows, w, false, s);
+  if (!in_place) e = move_panel(v, K, P, rows, w, false, s);
   if (e == cudaSuccess &&
-      cusolverDnDgetrf(solver, (int)rows, (int)w, P, (int)rows, work, (int *)ipiv, info) != CUSOLVER_STATUS_SUCCESS)
+      cusolverDnDgetrf(solver, (int)rows, (int)w, P, (int)ldp, work, (int *)ipiv, info) != CUSOLVER_STATUS_SUCCESS)
     r = fail(cudaGetLastError());
   if (e == cudaSuccess && r == 0) {
     offset_pivots<<<(unsigned)((npiv + 255) / 256), 256, 0, s>>>(ipiv, npiv, c0);
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess && r == 0) e = move_panel(v, K, P, rows, w, true, s);
+  if (e == cudaSuccess && r == 0 && !in_place) e = move_panel(v, K, P, rows, w, true, s);
   const cudaError_t f = cudaFreeAsync(x, s);
   if (r != 0) return r;
   return e != cudaSuccess ? -(int)e : f != cudaSuccess ? -(int)f : 0;

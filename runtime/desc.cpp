@@ -326,31 +326,46 @@ int exstar_desc_destroy(exstar_desc desc)
   return EXSTAR_SUCCESS;
 }
 
-int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
+namespace {
+
+// exstar_dgetrf_desc_insert, or its plain-double baseline (plain: vendor kernels on the same
+// graph, no states, no column copies).
+int dgetrf_desc_insert(const char *who, exstar_desc desc, int32_t *ipiv, bool plain)
 {
-  const char *who = "exstar_dgetrf_desc_insert";
   exstar_rt::clear_error();
   if (int s = exstar_rt::require_init(who)) return s;
   if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
   exstar_rt::tiled_desc &d = desc->d;
   if (d.kt == 0) return desc->lu_inserted = true, EXSTAR_SUCCESS;
-  if (!exstar_rt::tiled_lu_runs())
+  if (!(plain ? exstar_rt::plain_tiled_lu_runs() : exstar_rt::tiled_lu_runs()))
     return exstar_set_error(EXSTAR_ERR_NO_WORKER, "%s: the panels and U rows need a CPU worker, or a CUDA worker "
                             "where the build has their CUDA kernels", who);
   // its status is a new one
   d.drop_checks();
   if (int s = d.add_checks()) return s;
-  d.panel_where = exstar_rt::panel_where();
-  d.add_copies(); // L's column copies: scratch of this factorization
-  d.place_on_gpus(false);
+  d.panel_where = plain ? 0 : exstar_rt::panel_where();
+  if (!plain) d.add_copies(); // L's column copies: scratch of this factorization
+  d.place_on_gpus(plain);
   desc->lu_inserted = true; // even when an insertion fails half way: its tasks, if any, have a status
   // the panels write the pivot handle's parts (after every earlier task on the handle), and
   // tasks submitted on it later run after the last panel
   starpu_data_partition_submit(desc->ipiv, (unsigned)d.kt, d.pivots.data());
-  int s = exstar_rt::getrf_tiled_insert(who, d, exstar_rt::exact_only());
+  int s = exstar_rt::getrf_tiled_insert(who, d, plain ? 0 : exstar_rt::exact_only(), plain);
   starpu_data_unpartition_submit(desc->ipiv, (unsigned)d.kt, d.pivots.data(), -1);
   if (ipiv && s == EXSTAR_SUCCESS) s = copy_out_pivots(who, desc, ipiv);
   return s;
+}
+
+} // namespace
+
+int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv)
+{
+  return dgetrf_desc_insert("exstar_dgetrf_desc_insert", desc, ipiv, false);
+}
+
+int exstar_dgetrf_plain_desc_insert(exstar_desc desc, int32_t *ipiv)
+{
+  return dgetrf_desc_insert("exstar_dgetrf_plain_desc_insert", desc, ipiv, true);
 }
 
 int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info)

@@ -199,7 +199,7 @@ int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, boo
 {
   local_submit ins;
   int s = getrf_tiled_graph(ins, who, d, exact_only, plain);
-  if (s == EXSTAR_SUCCESS && !plain && d.status) s = insert_checks(ins, who, d);
+  if (s == EXSTAR_SUCCESS && d.status) s = insert_checks(ins, who, d);
   return s;
 }
 

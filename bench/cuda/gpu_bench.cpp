@@ -534,7 +534,8 @@ std::vector<int64_t> int_list(const std::string &s)
 // tiles one n x nb column-major strip there. The factors must be want's bits (taken from the
 // first run when want is empty). chol: the exact Cholesky instead (exstar_dpotrf_desc_insert).
 double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
-                              std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false)
+                              std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false,
+                              bool plain = false)
 {
   std::vector<int> devs;
   std::vector<unsigned> nodes;
@@ -570,7 +571,10 @@ double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &
   };
   auto run = [&] {
     int s = exstar_desc_create_tiles(&desc, n, n, nb, tiles.data());
-    if (s == EXSTAR_SUCCESS) s = chol ? exstar_dpotrf_desc_insert(desc) : exstar_dgetrf_desc_insert(desc, ipiv.data());
+    if (s == EXSTAR_SUCCESS)
+      s = chol    ? exstar_dpotrf_desc_insert(desc)
+          : plain ? exstar_dgetrf_plain_desc_insert(desc, ipiv.data())
+                  : exstar_dgetrf_desc_insert(desc, ipiv.data());
     if (s == EXSTAR_SUCCESS) s = chol ? exstar_dpotrf_desc_info(desc, &info) : exstar_dgetrf_desc_info(desc, &info);
     if (s != EXSTAR_SUCCESS && info == 0) {
       std::fprintf(stderr, "exstar_d%s_desc_insert: %s\n", chol ? "potrf" : "getrf", exstar_last_error());
@@ -583,6 +587,7 @@ double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &
     for (int64_t J = 0; J < mt; ++J)
       CHECK_CUDA(cudaMemcpy(got.data() + J * nb * n, strip(J), (size_t)(n * std::min(nb, n - J * nb)) * sizeof(double),
                             cudaMemcpyDeviceToHost));
+    if (plain) return; // not reproducible: nothing to compare
     if (want.empty()) want = got, wantp = ipiv;
     else *same = *same && got == want && (chol || ipiv == wantp);
   };
@@ -667,6 +672,17 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
           std::fprintf(stderr, "# getrf n=%lld nb=%lld: the same on tiles at home on the GPU %.4f s (%.1fx cusolver), "
                        "factors %s\n", (long long)n, nbd, td, td / csv.get("getrf", n, "cuda", "cusolver"),
                        same ? "bit-identical over runs and tile edges" : "DIFFER");
+        }
+        // the plain-double graph on the same tiles at home (the honest baseline of the graph)
+        std::vector<double> none;
+        std::vector<int32_t> nonep;
+        const double tp = factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, none, nonep, &same, false, true);
+        if (tp > 0) {
+          std::snprintf(impl, sizeof impl, "exstar-plain-tiled-nb%lld-device-home", nbd);
+          csv.add("getrf", n, "starpu-cuda", impl, tp, 8.0 * n * n);
+          std::fprintf(stderr, "# getrf n=%lld nb=%lld: plain-tiled graph on tiles at home on the GPU %.4f s (%.1fx "
+                       "cusolver; exact / plain-tiled %.1fx)\n", (long long)n, nbd, tp,
+                       tp / csv.get("getrf", n, "cuda", "cusolver"), td / tp);
         }
       }
     }

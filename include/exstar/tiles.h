@@ -74,6 +74,10 @@ int exstar_desc_destroy(exstar_desc desc);
  * The panels and U rows need a CPU worker, or a CUDA worker where the build has their CUDA
  * kernels (else EXSTAR_ERR_NO_WORKER). */
 int exstar_dgetrf_desc_insert(exstar_desc desc, int32_t *ipiv);
+/** The plain-double baseline of exstar_dgetrf_desc_insert (NOT exact, NOT reproducible): the same
+ * graph on the same tiles with vendor kernels (exstar_dgetrf_plain_tiled's), for benchmarks on
+ * tiles that already live where they are computed. Pivots and exstar_dgetrf_desc_info as there. */
+int exstar_dgetrf_plain_desc_insert(exstar_desc desc, int32_t *ipiv);
 /** After exstar_dgetrf_desc_insert: waits for the factors and the pivots, and gives LAPACK's info
  * (the first j + 1 with u(j,j) == 0, else 0) and the status of exstar_dgetrf (EXSTAR_SUCCESS,
  * EXSTAR_ERR_SINGULAR, EXSTAR_ERR_NONFINITE when a factor is NaN or ±inf). The factors stay

@@ -19,6 +19,7 @@
 #include "kernels_cpu/gemm.h"
 #include "kernels_cpu/lu_tiled.h"
 #include "kernels_cuda/lu_tiled.h"
+#include "kernels_cuda/lu.h"
 #include "kernels_cpu/potrf_tiled.h"
 #include "kernels_cuda/potrf_tiled.h"
 #include "kernels_cuda/gemm.h"
@@ -392,8 +393,9 @@ static int time_kernels(int64_t m, int64_t nb)
 
 // "[.timelu]" with EXSTAR_LU_TIME="N NB": the whole right-looking factorization with the CUDA
 // kernels on one stream (no StarPU), the time of each kind of step summed (CUDA events); with
-// EXSTAR_LU_TIME_STEPS set, each panel step's too.
-static int time_lu(int64_t n, int64_t nb)
+// EXSTAR_LU_TIME_STEPS set, each panel step's too. plain: the plain-double baseline's kernels
+// (cuSOLVER's panel, cublasDtrsm, cublasDgemm a tile) on the same steps.
+static int time_lu(int64_t n, int64_t nb, bool plain)
 {
   Rng rng(11);
   tiled t(n, n, nb, gen_uniform((int)(n * n), rng));
@@ -411,19 +413,23 @@ static int time_lu(int64_t n, int64_t nb)
   for (int64_t K = 0; K < kt; ++K) {
     const int64_t npiv = std::min(nb, n - K * nb);
     cudaEventRecord(ev[0], nullptr);
-    if (exstar_cuda_lu_panel(&dv, K, dipiv, 0, drep, nullptr)) return 1;
+    if (plain ? exstar_cuda_lu_plain_panel(&dv, K, dipiv, nullptr) : exstar_cuda_lu_panel(&dv, K, dipiv, 0, drep, nullptr))
+      return 1;
     cudaEventRecord(ev[1], nullptr);
     for (int64_t J = 0; J < t.nt; ++J)
       if (J != K && exstar_cuda_lu_laswp_tiles(&dv, K, J, dipiv, nullptr)) return 1;
     cudaEventRecord(ev[2], nullptr);
     for (int64_t J = K + 1; J < t.nt; ++J)
-      if (exstar_cuda_lu_urow(&dv, K, J, 0, drep, nullptr)) return 1;
+      if (plain ? exstar_cuda_lu_plain_urow(&dv, K, J, nullptr) : exstar_cuda_lu_urow(&dv, K, J, 0, drep, nullptr))
+        return 1;
     cudaEventRecord(ev[3], nullptr);
     for (int64_t J = K + 1; J < t.nt; ++J)
       for (int64_t I = K + 1; I < t.mt; ++I) {
         const size_t l = (size_t)(I + K * t.mt), u = (size_t)(K + J * t.mt), c = (size_t)(I + J * t.mt);
-        if (exstar_cuda_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.da[l], 0, t.lda[l], t.da[u], 0,
-                                       t.lda[u], t.dst[c], 0, t.ldst[c], nullptr))
+        if (plain ? exstar_cuda_lu_plain_gemm(t.rows(I), t.cols(J), npiv, t.da[l], t.lda[l], t.da[u], t.lda[u], t.da[c],
+                                              t.lda[c], nullptr)
+                  : exstar_cuda_gemm_state_add('N', 'N', t.rows(I), t.cols(J), npiv, -1.0, t.da[l], 0, t.lda[l], t.da[u],
+                                               0, t.lda[u], t.dst[c], 0, t.ldst[c], nullptr))
           return 1;
       }
     cudaEventRecord(ev[4], nullptr);
@@ -442,8 +448,8 @@ static int time_lu(int64_t n, int64_t nb)
   }
   unsigned long long rep = 0;
   cudaMemcpy(&rep, drep, sizeof rep, cudaMemcpyDeviceToHost);
-  std::printf("LU n=%lld nb=%lld on one stream: panels %.1f ms, laswp %.1f ms, urow %.1f ms, gemm %.1f ms; %llu exact "
-              "entries\n", (long long)n, (long long)nb, sum[0], sum[1], sum[2], sum[3], rep);
+  std::printf("%sLU n=%lld nb=%lld on one stream: panels %.1f ms, laswp %.1f ms, urow %.1f ms, gemm %.1f ms; %llu exact "
+              "entries\n", plain ? "plain-double " : "", (long long)n, (long long)nb, sum[0], sum[1], sum[2], sum[3], rep);
   cudaFree(dipiv), cudaFree(drep);
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
@@ -453,7 +459,16 @@ TEST_CASE("time the CUDA kernels of a whole factorization (EXSTAR_LU_TIME=\"N NB
   const char *e = std::getenv("EXSTAR_LU_TIME");
   long long n = 0, nb = 0;
   REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
-  REQUIRE(time_lu(n, nb) == 0);
+  REQUIRE(time_lu(n, nb, false) == 0);
+}
+
+TEST_CASE("time the plain-double baseline's CUDA kernels of a whole factorization (EXSTAR_LU_TIME=\"N NB\")",
+          "[.timeplain]")
+{
+  const char *e = std::getenv("EXSTAR_LU_TIME");
+  long long n = 0, nb = 0;
+  REQUIRE((e && std::sscanf(e, "%lld %lld", &n, &nb) == 2));
+  REQUIRE(time_lu(n, nb, true) == 0);
 }
 
 // "[.timechol]" with EXSTAR_CHOL_TIME="N NB": the whole tiled Cholesky with the CUDA kernels on one
