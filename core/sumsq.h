@@ -19,14 +19,20 @@
  *
  * A window takes at most 2^(C−2) squares, so each grid's q's sum to at most about s_j/4 in size
  * (p <= 2^-C s1; t and e together about 2^-C s2; e2 <= 2^-C s3) and every H_j stays within
- * [1.25 s_j, 1.75 s_j]: one binade, one ulp, every q_j exact. The remainders t2 and e3 are exact
- * doubles; they are zero unless p is far below lim (for t2: p < 2^(k−53+C), for e3: about
- * p < 2^(k−53+2C) — with C = 10 and lim 16x the window's first square, below 2^-19 of it), and
- * the caller adds them to its accumulator exactly. A full window, or a p above lim, ends the
- * window: H_j − 1.5 s_j (three exact doubles, exstar_sumsq_part) go to the accumulator and a new
- * window starts at that p. So Σ x² = Σ windows' parts + Σ remainders, all exact: the bits are
- * those of the dot of x with itself. 18 operations an element (with the fixed sigmas as
- * extractors, 22), no branch taken on ordinary data.
+ * [1.25 s_j, 1.75 s_j]: one binade, one ulp, every q_j exact. The remainders t2 and e3 are ZERO
+ * for every square the window takes, because it takes none below its floor 2^(k−53+2C):
+ *   - t = p − q1 is a multiple of ulp(p) (q1 is a multiple of ulp(H1) = 2^(k−52) >= ulp(p)), and
+ *     p >= 2^(k−53+C) makes ulp(p) >= 2^(k−105+C) = ulp(H2): H2 + t is exact, t2 = 0;
+ *   - e = x² − p is a multiple of ulp(x)², at least 2^(e_p−105) for p in [2^e_p, 2^(e_p+1)),
+ *     so e2 = e − q3 is too (q3 is a multiple of ulp(H2), larger), and p >= 2^(k−53+2C) makes
+ *     that at least 2^(k−158+2C) = ulp(H3): H3 + e2 is exact, e3 = 0.
+ * So a window's squares cost 10 floating-point operations, no remainder and no test of one. A
+ * full window, or a p above lim, ends the window: H_j − 1.5 s_j (three exact doubles,
+ * exstar_sumsq_part) go to the accumulator and a new window starts at that p (its floor is then
+ * 2^-18 of p, its lim 16x to 32x p). A square below the floor of an open window goes to the
+ * caller's exact step instead (for uniform data, |x| below ~2^-9.5 of the largest: about one in
+ * 700). So Σ x² = Σ windows' parts + Σ the others, all exact: the bits are those of the dot of x
+ * with itself.
  *
  * Range: the fast path takes 2^-600 <= p <= 2^1000 (every sigma and grid then normal, nothing
  * overflows); zeros, tiny, huge and non-finite squares take the caller's exact slow path. */
@@ -41,7 +47,8 @@
 typedef struct {
   double s1, s2, s3; /* the grids' sigmas */
   double lim;        /* the largest square the window takes (0: no window yet) */
-  exstar_u64 span;   /* bits(lim) − bits(EXSTAR_SUMSQ_MIN): exstar_sumsq_takes's one comparison */
+  double floor;      /* the smallest: 2^(k−53+2C), at least EXSTAR_SUMSQ_MIN */
+  exstar_u64 span;   /* bits(lim) − bits(floor): exstar_sumsq_takes's one comparison */
   int left;          /* squares the window may still take, over all its sums */
 } exstar_sumsq;
 
@@ -56,6 +63,7 @@ EXSTAR_FN void exstar_sumsq_init(exstar_sumsq *w)
 {
   w->s1 = w->s2 = w->s3 = 0.0;
   w->lim = 0.0;
+  w->floor = 0.0;
   w->span = 0;
   w->left = 0;
 }
@@ -87,40 +95,37 @@ EXSTAR_FN void exstar_sumsq_open(exstar_sumsq *w, double p)
   w->s2 = exstar_pow2(k - 53 + EXSTAR_SUMSQ_C);
   w->s3 = exstar_pow2(k - 106 + 2 * EXSTAR_SUMSQ_C);
   w->lim = exstar_pow2(k - EXSTAR_SUMSQ_C);
-  w->span = exstar_bits(w->lim) - exstar_bits(EXSTAR_SUMSQ_MIN);
+  const int f = k - 53 + 2 * EXSTAR_SUMSQ_C;
+  w->floor = f > -600 ? exstar_pow2(f) : EXSTAR_SUMSQ_MIN; /* EXSTAR_SUMSQ_MIN is 2^-600 */
+  w->span = exstar_bits(w->lim) - exstar_bits(w->floor);
   w->left = 1 << (EXSTAR_SUMSQ_C - 2);
 }
 
-/* Whether the open window takes p (p <= lim and room left; false for NaN). */
-EXSTAR_FN int exstar_sumsq_fits(const exstar_sumsq *w, double p) { return p <= w->lim && w->left > 0; }
-
-/* Whether the fast path takes the square p whole: EXSTAR_SUMSQ_MIN <= p <= lim, room left. The
- * same test as exstar_sumsq_fits && p >= EXSTAR_SUMSQ_MIN in integer operations (a square is
- * +0 or more, or NaN; the bits of doubles >= +0 are ordered as their values, NaN's above inf's),
- * which leave the floating-point pipes to the sums. */
+/* Whether the fast path takes the square p: floor <= p <= lim and room left. One comparison in
+ * integer operations (a square is +0 or more, or NaN; the bits of doubles >= +0 are ordered as
+ * their values, NaN's above inf's, and the unsigned difference wraps below the floor), which
+ * leave the floating-point pipes to the sums. False when no window is open. */
 EXSTAR_FN int exstar_sumsq_takes(const exstar_sumsq *w, double p)
 {
-  return exstar_bits(p) - exstar_bits(EXSTAR_SUMSQ_MIN) <= w->span && w->left > 0;
+  return exstar_bits(p) - exstar_bits(w->floor) <= w->span && w->left > 0;
 }
 
-/* Whether a remainder is nonzero (±0 both zero), in integer operations. */
-EXSTAR_FN int exstar_sumsq_any(double a, double b) { return ((exstar_bits(a) | exstar_bits(b)) << 1) != 0; }
+/* Whether p, in range and not taken, is below the floor of an open window that still has room:
+ * the caller then adds it exactly elsewhere and keeps the window (else it opens one at p). */
+EXSTAR_FN int exstar_sumsq_below(const exstar_sumsq *w, double p) { return w->left > 0 && p < w->floor; }
 
-/* Adds the square p + e (p = RN(x²) fitting the window, e = fma(x, x, −p)) to the sums h; *t2
- * and *e3 receive the exact remainders (usually 0) the caller must add elsewhere. */
-EXSTAR_FN void exstar_sumsq_add(exstar_sumsq *w, double h[3], double p, double e, double *t2, double *e3)
+/* Adds the square p + e (p = RN(x²) taken by the window, e = fma(x, x, −p)) to the sums h,
+ * exactly (the remainders t2 and e3 of the top of this file are zero). */
+EXSTAR_FN void exstar_sumsq_add(exstar_sumsq *w, double h[3], double p, double e)
 {
   const double h1 = h[0] + p;
   const double t = p - (h1 - h[0]);
   h[0] = h1;
-  const double h2 = h[1] + t;
-  *t2 = t - (h2 - h[1]);
-  const double h2e = h2 + e;
-  const double e2 = e - (h2e - h2);
+  h[1] += t;
+  const double h2e = h[1] + e;
+  const double e2 = e - (h2e - h[1]);
   h[1] = h2e;
-  const double h3 = h[2] + e2;
-  *e3 = e2 - (h3 - h[2]);
-  h[2] = h3;
+  h[2] += e2;
   w->left -= 1;
 }
 

@@ -126,33 +126,27 @@ __device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_F
   exstar_sumsq_zero(q.h);
 }
 
-// The rare cases of a square x·x: a new window, or the dot's step (zeros, tiny, huge, NaN, inf).
+// The rare cases of a square x·x: the dot's step (zeros, tiny, huge, NaN, inf, and squares below
+// the open window's floor), or a new window.
 __device__ __forceinline__ int sumsq_rare(exstar_i64 *sacc, sumsq_state &q, double f0[EXSTAR_FPE_N],
-                                          double f1[EXSTAR_FPE_N], double x, double p)
+                                       double f1[EXSTAR_FPE_N], double x, double p)
 {
-  if (!exstar_sumsq_in_range(p)) return dot_step<0>(sacc, f0, f1, x, x);
+  if (!exstar_sumsq_in_range(p) || exstar_sumsq_below(&q.w, p)) return dot_step<0>(sacc, f0, f1, x, x);
   sumsq_close(sacc, f0, q);
   exstar_sumsq_open(&q.w, p);
   exstar_sumsq_start(&q.w, q.h);
-  double t2, e3;
-  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p), &t2, &e3);
-  if (t2 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, t2);
-  if (e3 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, e3);
+  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p));
   return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
 }
 
-// One square x·x: the window's path (its tests in integer operations), else sumsq_rare.
+// One square x·x: the window's path (its test in integer operations, no remainder), else
+// sumsq_rare.
 __device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, double f0[EXSTAR_FPE_N],
                                           double f1[EXSTAR_FPE_N], double x)
 {
   const double p = x * x;
   if (!exstar_sumsq_takes(&q.w, p)) return sumsq_rare(sacc, q, f0, f1, x, p);
-  double t2, e3;
-  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p), &t2, &e3);
-  if (exstar_sumsq_any(t2, e3)) {
-    if (t2 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, t2);
-    if (e3 != 0.0) (void)exstar_sum_step_atomic(sacc, f0, e3);
-  }
+  exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p));
   return EXSTAR_FLAG_NOT_NEGZERO | EXSTAR_FLAG_ANY;
 }
 
@@ -163,7 +157,12 @@ __device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, doub
 // Tuning (H100, n = 2^27, bench/results/h100-2026-11-27/nrm2-prefetch): U = 1 with PF 2.22 TB/s
 // (the default); U = 2 without PF 2.01, with PF 2.08; U = 4 1.60 / 1.24; two windows (two
 // chains of sums) 1.4-1.6; 6 or 8 blocks an SM (fewer registers, the grid grown to match)
-// 0.75-0.82. EXSTAR_CUDA_SUMSQ_CFG picks a variant (sumsq_variant) for the benchmarks.
+// 0.75-0.82. 2026-11-28 (bench/results/h100-2026-11-28/nrm2): squares below the window's floor
+// to the exact step, so no remainder test (about 52 -> 44 instructions an element): 2.33 -> 2.35;
+// x through shared memory by bulk copies (TMA, 4 stages of 8 KB a block): 2.11; U = 2 with PF on
+// 3 blocks an SM (72 registers) 1.78, on 2 blocks 1.49, U = 4 with PF on 2 blocks 0.77: fewer
+// warps, not fewer bytes in flight, is what costs. EXSTAR_CUDA_SUMSQ_CFG picks a variant
+// (sumsq_variant) for the benchmarks.
 template <int U, bool PF>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     long long npairs, const double2 *__restrict__ x2, const double *__restrict__ px, int nsingle,
@@ -300,14 +299,15 @@ extern "C" int exstar_cuda_dot(int64_t n, const double *x, int64_t offx, int64_t
     int nsingle = 0;
     if (peel) singles[nsingle++] = 0;
     if (tail) singles[nsingle++] = n - 1;
-    if (px == py) // nrm2: one read of x
+    if (px == py) { // nrm2: one read of x
       sumsq_variant()<<<grid, kThreads, 0, s>>>(npairs, reinterpret_cast<const double2 *>(px + peel), px, nsingle,
                                                 singles[0], singles[1], acc);
-    else
+    } else {
       dot_pairs_kernel<<<grid, kThreads, 0, s>>>(
           npairs, reinterpret_cast<const double2 *>(px + peel),
           reinterpret_cast<const double2 *>(py + peel), px, py, nsingle, singles[0], singles[1],
           acc);
+    }
   } else {
     dot_strided_kernel<<<grid, kThreads, 0, s>>>(n, x, fx, incx, y, fy, incy, acc);
   }

@@ -257,6 +257,14 @@ TEST_CASE("nrm2's sum of squares: one read of x gives the dot's exact words, eve
   require_sumsq_words(wide(n / 8, -540, 540), 0);  // squares overflow and underflow
   require_sumsq_words(wide(n / 8, -40, 40), 1);
   require_sumsq_words(sprinkle(uniform(n / 8), 0x1f, 1000), 0);
+  // squares on both sides of an open window's floor (2^-18 of the square that opened it: here
+  // x near 2^-9 against x near 1), full mantissas: the window takes some, the exact step the rest
+  std::vector<double> floor_mix = uniform(n / 8);
+  for (size_t i = 0; i < floor_mix.size(); ++i) {
+    const double u = std::fabs(floor_mix[i]);
+    floor_mix[i] = i % 3 == 0 ? 1.0 + u : std::ldexp(i % 3 == 1 ? 1.0 + u / 4 : 1.0 - u / 4, -9);
+  }
+  require_sumsq_words(floor_mix, 0);
   std::vector<double> mixed = uniform(n / 8);
   for (size_t i = 0; i < mixed.size(); i += 7) mixed[i] = subnormals(1)[0];
   for (size_t i = 3; i < mixed.size(); i += 11) mixed[i] *= 0x1p-400;
