@@ -187,8 +187,9 @@ static void lu_plain_gemm_cuda(void *buffers[], void *)
 }
 #endif
 // The plain update of a block column: a dgemm a run of tiles below block row K (tiles I and I + 1
-// of both block columns one after the other in memory, with the same leading dimensions, as a
-// column-major array's tiles are, go into one dgemm; else a dgemm a tile).
+// one after the other in memory, with the same leading dimensions, as a column-major array's
+// tiles are, go into one dgemm; else a dgemm a tile). L comes from panel K's column copy when the
+// task has it (one handle to move between owners instead of a tile each), else from its tiles.
 template <class Gemm> void plain_gemm_col(void *buffers[], void *cl_arg, Gemm gemm)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
@@ -196,14 +197,17 @@ template <class Gemm> void plain_gemm_col(void *buffers[], void *cl_arg, Gemm ge
   make_view(buffers, h, t);
   const int64_t tu = h->K + h->J * h->mt, n = std::min(h->nb, h->n - h->J * h->nb), k = std::min(h->nb, h->n - h->K * h->nb);
   auto rows = [&](int64_t I) { return std::min(h->nb, h->m - I * h->nb); };
+  const double *lc = t.lc[(size_t)h->K];
+  auto L = [&](int64_t I) { return lc ? lc + (I - h->K) * h->nb : t.a[(size_t)(I + h->K * h->mt)]; };
+  auto ldl = [&](int64_t I) { return lc ? t.ldlc[(size_t)h->K] : t.lda[(size_t)(I + h->K * h->mt)]; };
   for (int64_t I = h->K + 1; I < h->mt;) {
-    const int64_t ti = I + h->K * h->mt, tc = I + h->J * h->mt;
+    const int64_t tc = I + h->J * h->mt;
     int64_t m = rows(I), E = I + 1;
     for (; E < h->mt; m += rows(E), ++E) {
-      const int64_t ei = E + h->K * h->mt, ec = E + h->J * h->mt;
-      if (t.a[ei] != t.a[ti] + m || t.a[ec] != t.a[tc] + m || t.lda[ei] != t.lda[ti] || t.lda[ec] != t.lda[tc]) break;
+      const int64_t ec = E + h->J * h->mt;
+      if (L(E) != L(I) + m || ldl(E) != ldl(I) || t.a[ec] != t.a[tc] + m || t.lda[ec] != t.lda[tc]) break;
     }
-    gemm(m, n, k, t.a[ti], t.lda[ti], t.a[tu], t.lda[tu], t.a[tc], t.lda[tc]);
+    gemm(m, n, k, const_cast<double *>(L(I)), ldl(I), t.a[tu], t.lda[tu], t.a[tc], t.lda[tc]);
     I = E;
   }
 }

@@ -52,6 +52,9 @@ int exstar_cpu_lu_plain_panel(const exstar_tile_view *v, int64_t K, int32_t *ipi
     for (int64_t j = 0; j < w; ++j)
       for (int64_t i = 0; i < nr; ++i) t[i + j * ld] = P[(size_t)(r0 + i + j * rows)];
   }
+  if (v->lc && v->lc[K]) // the column copy the updates read (rows [c0, m), as the panel leaves them)
+    for (int64_t j = 0; j < w; ++j)
+      std::copy(P.begin() + j * rows, P.begin() + (j + 1) * rows, v->lc[K] + j * v->ldlc[K]);
   return info;
 }
 

@@ -93,6 +93,9 @@ extern "C" int exstar_cuda_lu_plain_panel(const exstar_cuda_tiles *v, int64_t K,
     e = cudaGetLastError();
   }
   if (e == cudaSuccess && r == 0 && !in_place) e = move_panel(v, K, P, rows, w, true, s);
+  if (e == cudaSuccess && r == 0 && v->lc && v->lc[K]) // the column copy the updates read
+    e = cudaMemcpy2DAsync(v->lc[K], (size_t)v->ldlc[K] * sizeof(double), P, (size_t)ldp * sizeof(double),
+                          (size_t)rows * sizeof(double), (size_t)w, cudaMemcpyDeviceToDevice, s);
   const cudaError_t f = cudaFreeAsync(x, s);
   if (r != 0) return r;
   return e != cudaSuccess ? -(int)e : f != cudaSuccess ? -(int)f : 0;

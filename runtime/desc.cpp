@@ -344,7 +344,7 @@ int dgetrf_desc_insert(const char *who, exstar_desc desc, int32_t *ipiv, bool pl
   d.drop_checks();
   if (int s = d.add_checks()) return s;
   d.panel_where = plain ? 0 : exstar_rt::panel_where();
-  if (!plain) d.add_copies(); // L's column copies: scratch of this factorization
+  d.add_copies(); // L's column copies: scratch of this factorization
   d.place_on_gpus(plain);
   desc->lu_inserted = true; // even when an insertion fails half way: its tasks, if any, have a status
   // the panels write the pivot handle's parts (after every earlier task on the handle), and

@@ -78,7 +78,7 @@ int tiled_desc::create(int64_t m_, int64_t n_, int64_t nb_, double *A, int64_t l
   }
   if (with_states && home)
     if (int s = add_checks()) return s;
-  if (with_states) add_copies();
+  add_copies(); // the plain graph's updates read L's column copies too (one handle a panel to move)
   place_on_gpus(!with_states);
   pivots.assign((size_t)kt, nullptr);
   for (int64_t K = 0; K < kt; ++K) {

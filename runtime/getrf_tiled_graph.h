@@ -153,6 +153,7 @@ int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exac
     t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
     t.add(d.perms[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_PERM);
   }
+  if (plain && !d.lcols.empty()) t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL); // for the updates
   t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
   return t.submit(ins, d.rank(K, K), plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K,
                   STARPU_MAX_PRIO, exact_only, who);
@@ -218,7 +219,9 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   }
   if (plain) {
     tiled_task t;
-    for (int64_t I = K + 1; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
+    if (!d.lcols.empty()) t.add(d.lcols[(size_t)K], STARPU_R, 0, K, EXSTAR_LU_LCOL); // L: panel K's copy
+    else
+      for (int64_t I = K + 1; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_R, I, K, EXSTAR_LU_TILE);
     t.add(d.tile(K, J), STARPU_R, K, J, EXSTAR_LU_TILE);
     for (int64_t I = K + 1; I < d.mt; ++I) t.add(d.tile(I, J), STARPU_RW, I, J, EXSTAR_LU_TILE);
     return t.submit(ins, d.rank(K + 1, J), &exstar_lu_plain_gemm_col_cl, d, K, J, prio, 0, who);

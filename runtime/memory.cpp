@@ -135,13 +135,13 @@ std::string format_bytes(int64_t bytes) { return gigabytes(bytes); }
 int64_t tiled_lu_bytes(int64_t m, int64_t n, int64_t nb, bool with_states, int64_t count)
 {
   const int64_t mn = bytes_of(m, n), kt = nb > 0 ? ((m < n ? m : n) + nb - 1) / nb : 0;
-  int64_t each = 0, copy = bytes_of(mn, 8); // a second copy of the tiles, on an OpenCL node
-  if (with_states) {
-    // states: 32 bytes an entry; lcols: L's block columns (at most m x n doubles); perms: 2m
-    // int32 a panel
-    each = add_bytes(bytes_of(mn, 32), bytes_of(mn, 8));
+  // lcols, L's block columns (at most m x n doubles; the plain graph's updates read them too);
+  // on an OpenCL node a second copy of the tiles and of them
+  int64_t each = bytes_of(mn, 8), copy = bytes_of(mn, 16);
+  if (with_states) { // states: 32 bytes an entry; perms: 2m int32 a panel
+    each = add_bytes(each, bytes_of(mn, 32));
     each = add_bytes(each, bytes_of(bytes_of(m, 8), kt));
-    copy = add_bytes(copy, bytes_of(mn, 40));
+    copy = add_bytes(copy, bytes_of(mn, 32));
   }
   // An OpenCL device on the CPU (PoCL) holds its copies in this process's memory too.
   if (starpu_opencl_worker_get_count() > 0 && exstar_codelets_opencl_noncpu_device_count() == 0)
