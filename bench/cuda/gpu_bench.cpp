@@ -532,7 +532,10 @@ std::vector<int64_t> int_list(const std::string &s)
 // PCIe inside the time, as for cuSOLVER. On several GPUs block column J lives on the J mod g-th
 // (GPUs in the order of their first StarPU worker, exstar's owner of that block column), its
 // tiles one n x nb column-major strip there. The factors must be want's bits (taken from the
-// first run when want is empty). chol: the exact Cholesky instead (exstar_dpotrf_desc_insert).
+// first run when want is empty). chol: the exact Cholesky instead (exstar_dpotrf_desc_insert);
+// plain: the plain-double graph on the same tiles (exstar_dgetrf_plain_desc_insert: cuSOLVER on
+// each panel, in place in the strip, cuBLAS for U's rows and a block column's update), whose
+// factors are not compared.
 double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &A0, int reps, double limit,
                               std::vector<double> &want, std::vector<int32_t> &wantp, bool *same, bool chol = false,
                               bool plain = false)
