@@ -101,74 +101,79 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 }
 
 // The MR x NR tile's S, R += the fast sums of kc terms; s, r, g (sigma) are MR x NR, column c
-// at [c*MR].
+// at [c*MR]. One kernel for both vector widths (vec below): per term, column and vector of rows 2
+// FMAs on the FMA pipes and 2 additions on the add pipes, b broadcast once a column.
+//  - AVX-512, 16 x 4: Zen 4 (a microbenchmark of the loop alone in L1): 8 x 4 with b broadcast
+//    for each FMA ~3.1 cycles a vector term, 16 x 4 ~2.75 (the pipes alone would allow 2;
+//    512-bit broadcasts and register copies take pipe slots too).
+//  - AVX2, 4 x 4 (16 registers: 8 accumulators, a, b and the temporaries). 8 x 3 (12
+//    accumulators, 15 registers) was 40% slower on Zen 4, n = 2048 on 2 cores (770 against 545
+//    ms); 8 x 2 no faster (2026-11-28).
+#if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 16 && NR == 4, "the AVX-512 tile is 16 x 4");
-// Per term and column: 2 FMAs on the FMA pipes, 2 additions on the add pipes, and b once in a
-// register for two vectors of rows. Zen 4 (a microbenchmark of the loop alone in L1): 8 x 4 with
-// b broadcast for each FMA ~3.1 cycles a vector term, 16 x 4 with one broadcast a column ~2.75
-// (the pipes alone would allow 2; 512-bit broadcasts and register copies take pipe slots too).
+struct vec {
+  using T = __m512d;
+  static constexpr int W = 8;
+  static T load(const double *p) { return _mm512_loadu_pd(p); }
+  static void store(double *p, T x) { _mm512_storeu_pd(p, x); }
+  static T set1(const double *p) { return _mm512_set1_pd(*p); }
+  static T fmadd(T a, T b, T c) { return _mm512_fmadd_pd(a, b, c); }
+  static T fmsub(T a, T b, T c) { return _mm512_fmsub_pd(a, b, c); }
+  static T fnmadd(T a, T b, T c) { return _mm512_fnmadd_pd(a, b, c); }
+  static T add(T a, T b) { return _mm512_add_pd(a, b); }
+  static T sub(T a, T b) { return _mm512_sub_pd(a, b); }
+};
+#else
+static_assert(MR == 4 && NR == 4, "the AVX2 tile is 4 x 4");
+struct vec {
+  using T = __m256d;
+  static constexpr int W = 4;
+  static T load(const double *p) { return _mm256_loadu_pd(p); }
+  static void store(double *p, T x) { _mm256_storeu_pd(p, x); }
+  static T set1(const double *p) { return _mm256_broadcast_sd(p); }
+  static T fmadd(T a, T b, T c) { return _mm256_fmadd_pd(a, b, c); }
+  static T fmsub(T a, T b, T c) { return _mm256_fmsub_pd(a, b, c); }
+  static T fnmadd(T a, T b, T c) { return _mm256_fnmadd_pd(a, b, c); }
+  static T add(T a, T b) { return _mm256_add_pd(a, b); }
+  static T sub(T a, T b) { return _mm256_sub_pd(a, b); }
+};
+#endif
+constexpr int RV = MR / vec::W; // vectors of rows
+static_assert(MR == RV * vec::W, "whole vectors of rows");
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
 {
+  constexpr int W = vec::W;
   // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
-  const __m512d h = _mm512_set1_pd(1.5);
-  __m512d S[2 * NR], R[2 * NR];
-  for (int x = 0; x < 2 * NR; ++x) {
-    S[x] = _mm512_fmadd_pd(_mm512_loadu_pd(g + 8 * x), h, _mm512_loadu_pd(s + 8 * x));
-    R[x] = _mm512_loadu_pd(r + 8 * x);
+  const double one_half = 1.5;
+  const vec::T h = vec::set1(&one_half);
+  vec::T S[RV * NR], R[RV * NR];
+  for (int x = 0; x < RV * NR; ++x) {
+    S[x] = vec::fmadd(vec::load(g + W * x), h, vec::load(s + W * x));
+    R[x] = vec::load(r + W * x);
   }
   for (int64_t l = 0; l < kc; ++l) {
-    const __m512d a0 = _mm512_loadu_pd(ap + l * MR), a1 = _mm512_loadu_pd(ap + l * MR + 8);
+    vec::T a[RV];
+#pragma GCC unroll 2
+    for (int v = 0; v < RV; ++v) a[v] = vec::load(ap + l * MR + v * W);
 #pragma GCC unroll 4
     for (int c = 0; c < NR; ++c) {
-      const __m512d b = _mm512_set1_pd(bp[l * NR + c]);
-      const __m512d t0 = _mm512_fmadd_pd(a0, b, S[2 * c]), t1 = _mm512_fmadd_pd(a1, b, S[2 * c + 1]);
-      const __m512d q0 = _mm512_sub_pd(t0, S[2 * c]), q1 = _mm512_sub_pd(t1, S[2 * c + 1]);
-      S[2 * c] = t0, S[2 * c + 1] = t1;
-      R[2 * c] = _mm512_add_pd(R[2 * c], _mm512_fmsub_pd(a0, b, q0));
-      R[2 * c + 1] = _mm512_add_pd(R[2 * c + 1], _mm512_fmsub_pd(a1, b, q1));
+      const vec::T b = vec::set1(bp + l * NR + c);
+#pragma GCC unroll 2
+      for (int v = 0; v < RV; ++v) {
+        const int x = c * RV + v;
+        const vec::T t = vec::fmadd(a[v], b, S[x]);
+        const vec::T q = vec::sub(t, S[x]);
+        S[x] = t;
+        R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
+      }
     }
   }
   // exstar_gemm_run_end: S - 1.5 sigma, exact
-  for (int x = 0; x < 2 * NR; ++x) {
-    _mm512_storeu_pd(s + 8 * x, _mm512_fnmadd_pd(_mm512_loadu_pd(g + 8 * x), h, S[x]));
-    _mm512_storeu_pd(r + 8 * x, R[x]);
+  for (int x = 0; x < RV * NR; ++x) {
+    vec::store(s + W * x, vec::fnmadd(vec::load(g + W * x), h, S[x]));
+    vec::store(r + W * x, R[x]);
   }
-}
-#elif defined(__AVX2__) && defined(__FMA__)
-static_assert(MR == 4 && NR == 4, "the AVX2 tile is 4 x 4");
-void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
-{
-  // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
-  const __m256d h = _mm256_set1_pd(1.5);
-  __m256d s0 = _mm256_fmadd_pd(_mm256_loadu_pd(g), h, _mm256_loadu_pd(s)),
-          s1 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 4), h, _mm256_loadu_pd(s + 4)),
-          s2 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 8), h, _mm256_loadu_pd(s + 8)),
-          s3 = _mm256_fmadd_pd(_mm256_loadu_pd(g + 12), h, _mm256_loadu_pd(s + 12));
-  __m256d r0 = _mm256_loadu_pd(r), r1 = _mm256_loadu_pd(r + 4), r2 = _mm256_loadu_pd(r + 8),
-          r3 = _mm256_loadu_pd(r + 12);
-  for (int64_t l = 0; l < kc; ++l) {
-    const __m256d a = _mm256_loadu_pd(ap + l * MR);
-#define EXSTAR_GEMM_STEP(c)                                                                     \
-  {                                                                                             \
-    const __m256d b = _mm256_broadcast_sd(bp + l * NR + c);                                     \
-    const __m256d t = _mm256_fmadd_pd(a, b, s##c);                                              \
-    const __m256d q = _mm256_sub_pd(t, s##c);                                                   \
-    s##c = t;                                                                                   \
-    r##c = _mm256_add_pd(r##c, _mm256_fmsub_pd(a, b, q));                                       \
-  }
-    EXSTAR_GEMM_STEP(0)
-    EXSTAR_GEMM_STEP(1)
-    EXSTAR_GEMM_STEP(2)
-    EXSTAR_GEMM_STEP(3)
-#undef EXSTAR_GEMM_STEP
-  }
-  // exstar_gemm_run_end: S - 1.5 sigma, exact
-  _mm256_storeu_pd(s, _mm256_fnmadd_pd(_mm256_loadu_pd(g), h, s0));
-  _mm256_storeu_pd(s + 4, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 4), h, s1));
-  _mm256_storeu_pd(s + 8, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 8), h, s2));
-  _mm256_storeu_pd(s + 12, _mm256_fnmadd_pd(_mm256_loadu_pd(g + 12), h, s3));
-  _mm256_storeu_pd(r, r0), _mm256_storeu_pd(r + 4, r1), _mm256_storeu_pd(r + 8, r2), _mm256_storeu_pd(r + 12, r3);
 }
 #else
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
