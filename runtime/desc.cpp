@@ -329,7 +329,7 @@ int exstar_desc_destroy(exstar_desc desc)
 namespace {
 
 // exstar_dgetrf_desc_insert, or its plain-double baseline (plain: vendor kernels on the same
-// graph, no states, no column copies).
+// graph; its panels write L's column copies for the updates, it has no states).
 int dgetrf_desc_insert(const char *who, exstar_desc desc, int32_t *ipiv, bool plain)
 {
   exstar_rt::clear_error();
