@@ -141,6 +141,14 @@ inline void add_copies(tiled_task &t, const tiled_desc &d, int64_t upto, enum st
   }
 }
 
+// Whether one process owns every tile of block column J (one process, or a 1 x Q grid).
+inline bool one_owner(const tiled_desc &d, int64_t J)
+{
+  for (int64_t I = 1; I < d.mt && !d.ranks.empty(); ++I)
+    if (d.rank(I, J) != d.rank(0, J)) return false;
+  return true;
+}
+
 template <class Submit>
 int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exact_only, bool plain)
 {
@@ -153,7 +161,8 @@ int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exac
     t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
     t.add(d.perms[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_PERM);
   }
-  if (plain && !d.lcols.empty()) t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL); // for the updates
+  // the plain updates' L where they read it (a 1 x Q grid, one process; else a task a tile reads L's tiles)
+  if (plain && !d.lcols.empty() && one_owner(d, K)) t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
   t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
   return t.submit(ins, d.rank(K, K), plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K,
                   STARPU_MAX_PRIO, exact_only, who);
@@ -189,14 +198,6 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
   add_copies(t, d, K + 1, STARPU_R); // block row K of L: L(K, K) and, for the exact path, left of it
   for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
   return t.submit(ins, d.state_rank(J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
-}
-
-// Whether one process owns every tile of block column J (one process, or a 1 x Q grid).
-inline bool one_owner(const tiled_desc &d, int64_t J)
-{
-  for (int64_t I = 1; I < d.mt && !d.ranks.empty(); ++I)
-    if (d.rank(I, J) != d.rank(0, J)) return false;
-  return true;
 }
 
 // Block column J below block row K takes panel K's terms: its states −= L(I, K)·U(K, J) for every
