@@ -129,7 +129,7 @@ __device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_F
 // The rare cases of a square x·x: the dot's step (zeros, tiny, huge, NaN, inf, and squares below
 // the open window's floor), or a new window.
 __device__ __forceinline__ int sumsq_rare(exstar_i64 *sacc, sumsq_state &q, double f0[EXSTAR_FPE_N],
-                                       double f1[EXSTAR_FPE_N], double x, double p)
+                                          double f1[EXSTAR_FPE_N], double x, double p)
 {
   if (!exstar_sumsq_in_range(p) || exstar_sumsq_below(&q.w, p)) return dot_step<0>(sacc, f0, f1, x, x);
   sumsq_close(sacc, f0, q);
@@ -151,8 +151,8 @@ __device__ __forceinline__ int sumsq_step(exstar_i64 *sacc, sumsq_state &q, doub
 }
 
 // nrm2's Σ x_i·x_i (the dot of x with itself: the same exact value, so the same bits): x read
-// once, each square through core/sumsq.h's window (about 14 floating-point operations where the
-// dot's step takes ~38). U double2 loads in flight per thread; PF: the next iteration's loads issued
+// once, each square through core/sumsq.h's window (10 floating-point operations where the dot's
+// step takes ~38). U double2 loads in flight per thread; PF: the next iteration's loads issued
 // before this one's squares (software pipelining: a thread's loads wait behind no arithmetic).
 // Tuning (H100, n = 2^27, bench/results/h100-2026-11-27/nrm2-prefetch): U = 1 with PF 2.22 TB/s
 // (the default); U = 2 without PF 2.01, with PF 2.08; U = 4 1.60 / 1.24; two windows (two
