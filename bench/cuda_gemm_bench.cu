@@ -2,7 +2,7 @@
 // cublasDgemm on the same device data, in one run, and exact trsm vs cublasDtrsm.
 //
 //   cuda_gemm_bench [--min-log K] [--max-log K] [--reps R] [--data uniform|wide|both]
-//                   [--trsm N1,N2,...] [--trsm-nb B1,B2,...] [--cfg-sweep] [--csv FILE]
+//                   [--trsm N1,N2,...] [--trsm-nb B1,B2,...] [--state M1,M2,...] [--cfg-sweep] [--csv FILE]
 //
 // gemm 'N','N', alpha 1, beta 0, n = 2^min .. 2^max (default 2^11 .. 2^13), data uniform in
 // [-1, 1) or with exponents spread over 2^-40..2^40 ("wide"; default: both). Times: medians of R
@@ -11,6 +11,9 @@
 // trsm: side L, lower, no transpose, non-unit, n x n with n right-hand sides, uniform data and a
 // dominant diagonal, n in --trsm (default 4096,8192), for each block size in --trsm-nb (default
 // the library's; EXSTAR_CUDA_TRSM_NB; the CSV's config column holds it).
+// --state: the tiled LU's update of a block column, st(m x 512) -= L(m x 512) U(512 x 512)
+// (exstar_cuda_gemm_state_add), through the FP64 kernel and the integer path (EXSTAR_CUDA_GEMM_CRT
+// 0 and 1), against cublasDgemm of the same shape (default: none).
 // --cfg-sweep: first times the fast kernel's configurations (EXSTAR_CUDA_GEMM_CFG 0, 1, 2) at the
 // largest gemm size and keeps the fastest for the rest.
 // CSV (stdout and --csv FILE):
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
 {
   sweep_options o{11, 13, 5, false};
   bool both = true, sweep = false;
-  std::vector<long long> trsm_sizes = {4096, 8192}, trsm_nbs = {0};
+  std::vector<long long> trsm_sizes = {4096, 8192}, trsm_nbs = {0}, state_rows;
   const char *csv = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -92,11 +95,13 @@ int main(int argc, char **argv)
       trsm_sizes = parse_list(option_value(argc, argv, i));
     } else if (a == "--trsm-nb") {
       trsm_nbs = parse_list(option_value(argc, argv, i));
+    } else if (a == "--state") {
+      state_rows = parse_list(option_value(argc, argv, i));
     } else if (a == "--cfg-sweep") sweep = true;
     else if (a == "--csv") csv = option_value(argc, argv, i);
     else if (!take_sweep_option(argc, argv, i, o)) {
       std::fprintf(stderr, "usage: cuda_gemm_bench [--min-log K] [--max-log K] [--reps R] [--data uniform|wide|both] "
-                           "[--trsm N1,N2] [--trsm-nb B1,B2] [--cfg-sweep] [--csv FILE]\n");
+                           "[--trsm N1,N2] [--trsm-nb B1,B2] [--state M1,M2] [--cfg-sweep] [--csv FILE]\n");
       return 2;
     }
   }
@@ -191,6 +196,34 @@ int main(int argc, char **argv)
                    (long long)(n * n), frac);
       cudaFree(dr);
     }
+  for (long long m : state_rows) { // the LU's update of a block column
+    const int64_t nb = 512;
+    std::vector<double> L = data((size_t)(m * nb), false, 7), U = data((size_t)(nb * nb), false, 8);
+    dbuf dL(L.size()), dU(U.size()), dC((size_t)(m * nb));
+    void *st = nullptr;
+    CHECK_CUDA(cudaMalloc(&st, (size_t)(m * nb) * 32));
+    CHECK_CUDA(cudaMemcpy(dL.p, L.data(), L.size() * 8, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dU.p, U.data(), U.size() * 8, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(dC.p, 0, (size_t)(m * nb) * 8));
+    CHECK_EXSTAR(exstar_cuda_gemm_state_init(m, nb, dC.p, 0, m, st, 0, m, s));
+    const int mi = (int)m, ni = (int)nb;
+    const double flops = 2.0 * (double)m * nb * nb;
+    const double tc = time_stream(s, o.reps, nullptr, [&] {
+      CHECK_CUBLAS(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, mi, ni, ni, &one, dL.p, mi, dU.p, ni, &zero, dC.p, mi));
+    });
+    row("state", m, "uniform", "cublas", -1, tc, flops, 1.0, 0.0);
+    for (int crt = 0; crt < 2; ++crt) {
+      setenv("EXSTAR_CUDA_GEMM_CRT", crt ? "1" : "0", 1);
+      const double te = time_stream(s, o.reps, nullptr, [&] {
+        CHECK_EXSTAR(exstar_cuda_gemm_state_add('N', 'N', m, nb, nb, -1.0, dL.p, 0, m, dU.p, 0, nb, st, 0, m, s));
+      });
+      row("state", m, "uniform", crt ? "exstar-crt" : "exstar-fp64", -1, te, flops, te / tc, 0.0);
+      std::fprintf(stderr, "# state m=%lld x 512 x 512 %s: %.3f ms (%.2f TFLOP/s effective), cublasDgemm %.3f ms\n", m,
+                   crt ? "integer path" : "FP64 kernel", te * 1e3, flops / te / 1e12, tc * 1e3);
+    }
+    unsetenv("EXSTAR_CUDA_GEMM_CRT");
+    cudaFree(st);
+  }
   for (long long n : trsm_sizes) { // trsm, lower, no transpose, non-unit, a dominant diagonal
     const size_t nn = (size_t)(n * n);
     std::vector<double> T = data(nn, false, 5), B = data(nn, false, 6);

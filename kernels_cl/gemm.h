@@ -21,6 +21,13 @@ cl_int exstar_cl_dgemm(cl_command_queue q, struct exstar_cl_gemm_kernels *k, cha
                        int64_t n, int64_t kk, double alpha, cl_mem A, int64_t offa, int64_t lda, cl_mem B,
                        int64_t offb, int64_t ldb, double beta, cl_mem C, int64_t offc, int64_t ldc, int exact_only,
                        cl_mem counter);
+/* As exstar_cpu_dgemm_tiles: A[l] at element offset offa[l] (leading dimension lda[l]) is tile
+ * l of op(A) as stored; the tiles are gathered into strips (buffers of the queue's context)
+ * by rectangle copies, then exstar_cl_dgemm. */
+cl_int exstar_cl_dgemm_tiles(cl_command_queue q, struct exstar_cl_gemm_kernels *k, char transa, char transb,
+                             int64_t m, int64_t n, int64_t kk, int64_t kb, int64_t kt, double alpha, const cl_mem *A,
+                             const int64_t *offa, const int64_t *lda, const cl_mem *B, const int64_t *offb,
+                             const int64_t *ldb, double beta, cl_mem C, int64_t offc, int64_t ldc, int exact_only);
 /* st: exstar_gemm_state_entry (4 doubles: hi, lo, err, mag) in a buffer of doubles; offst and
  * ldst count ENTRIES. */
 cl_int exstar_cl_gemm_state_add(cl_command_queue q, struct exstar_cl_gemm_kernels *k, char transa, char transb,

@@ -27,6 +27,15 @@ int64_t exstar_cpu_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t
                          int64_t offa, int64_t lda, const double *B, int64_t offb, int64_t ldb, double beta, double *C,
                          int64_t offc, int64_t ldc, int exact_only);
 
+/* exstar_cpu_dgemm on operands given as tiles along the k terms (a tiled matrix's tile row of
+ * op(A) and tile column of op(B), core/strides.h's strips): A[l] (leading dimension lda[l]) is
+ * tile l of op(A) as stored, holding terms [l kb, min(k, (l + 1) kb)), l < kt; B likewise. The
+ * tiles are gathered into one strip each (none when kt == 1), so every entry is exstar_cpu_dgemm's,
+ * the same bits. k == 0: A and B are not read (kt 0). */
+int64_t exstar_cpu_dgemm_tiles(char transa, char transb, int64_t m, int64_t n, int64_t k, int64_t kb, int64_t kt,
+                               double alpha, const double *const *A, const int64_t *lda, const double *const *B,
+                               const int64_t *ldb, double beta, double *C, int64_t ldc, int exact_only);
+
 /* st(i,j) += sign·Σ_l op(A)_il·op(B)_lj (sign ±1), within the state's bound. st(i,j) is
  * st[offst + i + j*ldst]. uplo 'L': only the entries i >= j (the others are left as they are,
  * and their products mostly not computed); 0 or anything else: all. */

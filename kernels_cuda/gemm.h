@@ -22,6 +22,12 @@ int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k,
                       int64_t offa, int64_t lda, const double *B, int64_t offb, int64_t ldb, double beta, double *C,
                       int64_t offc, int64_t ldc, int exact_only, unsigned long long *repaired,
                       exstar_cuda_stream stream);
+/* As exstar_cpu_dgemm_tiles (A[l], B[l]: device pointers to the tiles; the pointer and ld arrays
+ * themselves on the host): the tiles gathered into stream-ordered strips, then exstar_cuda_dgemm. */
+int exstar_cuda_dgemm_tiles(char transa, char transb, int64_t m, int64_t n, int64_t k, int64_t kb, int64_t kt,
+                            double alpha, const double *const *A, const int64_t *lda, const double *const *B,
+                            const int64_t *ldb, double beta, double *C, int64_t ldc, int exact_only,
+                            unsigned long long *repaired, exstar_cuda_stream stream);
 /* As exstar_cpu_gemm_state_add / _init / _round; st points to exstar_gemm_state_entry
  * (32 bytes: hi, lo, err, mag), st(i,j) = st[offst + i + j*ldst]. mask (device, m*n bytes,
  * index i + j*m) and declined (device counter, added to) may be NULL. */

@@ -136,31 +136,6 @@ int blas_handle(cublasHandle_t *h)
   return 0;
 }
 
-// The scratch's own memory pool a device, which keeps up to 3 GiB mapped between products:
-// the default pool gives its memory back at every stream synchronization (StarPU's, after each
-// task), so that each product would map its ~1 GiB of scratch again.
-int scratch_pool(cudaMemPool_t *pool)
-{
-  static std::mutex lock;
-  static cudaMemPool_t pools[64] = {};
-  int dev = 0;
-  cudaError_t ce = cudaGetDevice(&dev);
-  if (ce != cudaSuccess || dev >= 64) return ce != cudaSuccess ? status(ce) : -(int)cudaErrorInvalidDevice;
-  std::lock_guard<std::mutex> g(lock);
-  if (!pools[dev]) {
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = dev;
-    ce = cudaMemPoolCreate(&pools[dev], &props);
-    if (ce != cudaSuccess) return pools[dev] = nullptr, status(ce);
-    uint64_t keep = (uint64_t)3 << 30;
-    cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  *pool = pools[dev];
-  return 0;
-}
-
 int residues(const opview &X, int64_t line0, int64_t count, int64_t k, int64_t kp, const int *ex, int w, int8_t *out,
              cudaStream_t s)
 {
@@ -190,6 +165,31 @@ int64_t chunk(int64_t lines, int64_t kp)
 }
 
 } // namespace
+
+// The scratch's own memory pool a device, which keeps up to 3 GiB mapped between products:
+// the default pool gives its memory back at every stream synchronization (StarPU's, after each
+// task), so that each product would map its ~1 GiB of scratch again.
+int scratch_pool(cudaMemPool_t *pool)
+{
+  static std::mutex lock;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  cudaError_t ce = cudaGetDevice(&dev);
+  if (ce != cudaSuccess || dev >= 64) return ce != cudaSuccess ? status(ce) : -(int)cudaErrorInvalidDevice;
+  std::lock_guard<std::mutex> g(lock);
+  if (!pools[dev]) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    ce = cudaMemPoolCreate(&pools[dev], &props);
+    if (ce != cudaSuccess) return pools[dev] = nullptr, status(ce);
+    uint64_t keep = (uint64_t)3 << 30;
+    cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  *pool = pools[dev];
+  return 0;
+}
 
 bool crt_wanted(int md, int64_t m, int64_t n, int64_t k)
 {

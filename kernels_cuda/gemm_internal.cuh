@@ -45,6 +45,10 @@ __device__ __forceinline__ void decline(const epilogue &ep, int64_t x)
 // crt_products's answer when its scratch does not fit the device (or cuBLAS or a memory pool is
 // not to be had): nothing was launched, and the caller takes the FP64 kernel (the same bits).
 constexpr int kCrtNoMemory = 1;
+// exstar's own stream-ordered pool on the current device (the integer path's scratch, the tiled
+// gemm's strips): it keeps up to 3 GiB mapped between products, where the default pool unmaps
+// its memory at every stream synchronization (StarPU's, after each task).
+int scratch_pool(cudaMemPool_t *pool);
 bool crt_wanted(int md, int64_t m, int64_t n, int64_t k);
 int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ea,
                  const int *eb, const epilogue &ep, cudaStream_t s);

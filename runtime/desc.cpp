@@ -284,6 +284,8 @@ int exstar_desc_create_tiles(exstar_desc *desc, int64_t m, int64_t n, int64_t nb
   return EXSTAR_SUCCESS;
 }
 
+const exstar_rt::tiled_desc *exstar_rt::desc_tiles(exstar_desc desc) { return desc ? &desc->d : nullptr; }
+
 starpu_data_handle_t exstar_desc_tile(exstar_desc desc, int64_t I, int64_t J)
 {
   if (!desc || I < 0 || J < 0 || I >= desc->d.mt || J >= desc->d.nt) return nullptr;

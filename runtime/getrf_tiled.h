@@ -103,5 +103,8 @@ int lu_check_getrf(const char *who, int64_t m, int64_t n, const double *A, int64
 int lu_solve(const char *who, int64_t n, int64_t nrhs, const double *LU, int64_t lda, const int32_t *ipiv, double *B,
              int64_t ldb, const double *A0, int steps);
 
+/* A descriptor's tiles (runtime/desc.cpp), for the drivers on descriptors; NULL for NULL. */
+const tiled_desc *desc_tiles(exstar_desc desc);
+
 } // namespace exstar_rt
 #endif

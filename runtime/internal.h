@@ -54,6 +54,10 @@ int register_accs(const char *who, starpu_data_handle_t *accs, int64_t count);
 /* The CUDA workers of each GPU, as StarPU worker bitmaps (STARPU_TASK_WORKERIDS), GPUs in the
  * order of their first worker (runtime/gpus.cpp). Owner-computes placement on several GPUs. */
 std::vector<std::vector<uint32_t>> gpu_worker_masks();
+/* The GPU grid of a gemm on several GPUs: pg x qg, as square as possible (tile (p, q) of C on
+ * GPU (p mod pg)·qg + q mod qg); 0 x 0 with one GPU or none, or without the CUDA kernels (then
+ * StarPU places every tile). */
+void gemm_gpu_grid(size_t gpus, unsigned *pg, unsigned *qg);
 
 } // namespace exstar_rt
 #endif

@@ -162,10 +162,7 @@ static int insert_gemm_like(const char *who, starpu_codelet *cl, enum starpu_dat
   return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
-// The GPU grid of a blocking gemm on several GPUs: pg x qg, as square as possible (tile (p, q)
-// of C on GPU (p mod pg)·qg + (q mod qg)); 0 x 0 with one GPU or none, or without the
-// CUDA kernels (then StarPU places every tile).
-static void gpu_grid(size_t gpus, unsigned *pg, unsigned *qg)
+void exstar_rt::gemm_gpu_grid(size_t gpus, unsigned *pg, unsigned *qg)
 {
   *pg = *qg = 0;
   if (gpus < 2 || !exstar_gemm_cl.cuda_funcs[0]) return;
@@ -231,7 +228,7 @@ int exstar_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, doub
   if (k > 0) partition(hB, is_notrans(transb) ? 1 : pc, is_notrans(transb) ? pc : 1);
   const std::vector<std::vector<uint32_t>> gpus = exstar_rt::gpu_worker_masks();
   unsigned pg, qg;
-  gpu_grid(gpus.size(), &pg, &qg);
+  exstar_rt::gemm_gpu_grid(gpus.size(), &pg, &qg);
   int s = EXSTAR_SUCCESS;
   for (unsigned q = 0; q < pc && s == EXSTAR_SUCCESS; ++q) {
     for (unsigned p = 0; p < pr && s == EXSTAR_SUCCESS; ++p) {

@@ -105,6 +105,24 @@ struct exstar_gemm_args {
                             (the others may be left as they are: the CPU kernel skips them, CUDA
                             and OpenCL compute them all); 0 or anything else: all. gemm: unused */
 };
+/** Arguments of exstar_gemm_tiles_cl (one STARPU_VALUE). Its buffers (a variable number, modes
+ * given by the task: STARPU_DATA_MODE_ARRAY) are kt matrix tiles of op(A) as stored (R), kt tiles
+ * of op(B) (R), then C's tile (RW, or W when β == 0), kt >= 1 when k > 0: tile l of op(A) holds
+ * the terms [l·kb, min(k, (l+1)·kb)) of its m rows, tile l of op(B) the same terms of its n
+ * columns. C := RN(α·op(A)·op(B) + β·C) entry by entry, exstar_dgemm's bits. */
+struct exstar_gemm_tiles_args {
+  char transa;    /**< 'N' or 'T': op(A) */
+  char transb;    /**< 'N' or 'T': op(B) */
+  int64_t m;      /**< rows of op(A) and of C's tile */
+  int64_t n;      /**< columns of op(B) and of C's tile */
+  int64_t k;      /**< terms of each entry */
+  int64_t kb;     /**< terms a tile (the last may hold fewer) */
+  int64_t kt;     /**< tiles of each operand: ceil(k / kb), 0 when k == 0 */
+  double alpha;   /**< α */
+  double beta;    /**< β (0: C not read) */
+  int exact_only; /**< nonzero: every entry by the exact path (tests; same bits) */
+};
+extern struct starpu_codelet exstar_gemm_tiles_cl; /**< kt x R op(A), kt x R op(B), RW or W C */
 extern struct starpu_codelet exstar_gemm_cl;       /**< R A, R B, RW C */
 extern struct starpu_codelet exstar_gemm_w_cl;     /**< R A, R B, W C (β == 0, whole handle) */
 extern struct starpu_codelet exstar_state_gemm_cl; /**< R A, R B, RW st */

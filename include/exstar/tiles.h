@@ -106,6 +106,23 @@ int exstar_dgetrf_desc_info(exstar_desc desc, int64_t *info);
  * not square, B's rows not A's order, B's tile size not A's, no LU inserted on A. */
 int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B);
 
+/** Submits the exact product on descriptors, C := α·op(A)·op(B) + β·C with exstar_dgemm's
+ * definition: every entry ONE rounding of its exact value, RN(Σ_l α·op(A)_il·op(B)_lj + β·c_ij),
+ * bitwise exstar_dgemm's for every tile size, device and scheduler. op(A) is m x k, op(B) k x n
+ * and C m x n as the descriptors give them; A, B and C must share one tile size nb. No wait:
+ * tasks only (wait for them with the caller's own tasks on C's tiles, starpu_data_acquire of a
+ * tile or starpu_task_wait_for_all). One task a tile of C reads its whole tile row of op(A) and
+ * tile column of op(B) (an entry's k terms take one rounding; exstar_gemm_tiles_cl). On several
+ * GPUs tile (I, J) of C is computed on GPU (I mod P)·Q + J mod Q of a P x Q grid as square as
+ * the GPU count allows (P the largest divisor at most its square root; GPUs in the order of
+ * their first StarPU worker), whatever the scheduler: keep C's tiles there, and A(I, L) and
+ * B(L, J) where C(I, L) and C(L, J) would be, and each GPU receives only the tiles of A's rows
+ * and B's columns its own tiles of C need. Errors, before any task (EXSTAR_ERR_ARG, the message
+ * naming the argument): transa or transb not 'N'/'T'/'C', a NULL descriptor, C the same as A or
+ * B, shapes that do not match, different tile sizes. */
+int exstar_dgemm_desc_insert(char transa, char transb, double alpha, exstar_desc A, exstar_desc B, double beta,
+                             exstar_desc C);
+
 /** Submits the exact tiled Cholesky (exstar_dpotrf's definition, uplo 'L') of the lower
  * triangle of the square matrix desc describes, in place: L in the lower tiles (the strictly
  * upper part of the diagonal tiles and the upper tiles untouched). No wait: tasks only, composed

@@ -6,6 +6,7 @@
 #include "tests/exstar_env.hpp"
 #include <exstar/exstar.h>
 #include <exstar/exstar.hpp>
+#include <cstring>
 
 using namespace exstar_test;
 
@@ -76,6 +77,24 @@ std::vector<double> tiled_gemm(const gemm_case &c, int tb)
   return compact(C, c.m, c.n, c.ldc);
 }
 
+// The product on descriptors of nb x nb tiles over copies of A, B and C
+// (exstar_dgemm_desc_insert), waited for by the descriptors' destruction.
+std::vector<double> desc_gemm(const gemm_case &c, int nb)
+{
+  std::vector<double> A = c.A, B = c.B, C = c.C;
+  const bool ta = c.transa == 'T', tbb = c.transb == 'T';
+  exstar_desc dA = nullptr, dB = nullptr, dC = nullptr;
+  REQUIRE(exstar_desc_create(&dA, ta ? c.k : c.m, ta ? c.m : c.k, nb, A.data(), c.lda) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_desc_create(&dB, tbb ? c.n : c.k, tbb ? c.k : c.n, nb, B.data(), c.ldb) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_desc_create(&dC, c.m, c.n, nb, C.data(), c.ldc) == EXSTAR_SUCCESS);
+  const int s = exstar_dgemm_desc_insert(c.transa, c.transb, c.alpha, dA, dB, c.beta, dC);
+  INFO(exstar_last_error());
+  CHECK(s == EXSTAR_SUCCESS);
+  exstar_desc_destroy(dC), exstar_desc_destroy(dB), exstar_desc_destroy(dA);
+  CHECK(std::memcmp(A.data(), c.A.data(), A.size() * sizeof(double)) == 0); // A read only (NaN padding: bytes)
+  return compact(C, c.m, c.n, c.ldc);
+}
+
 const std::vector<gemm_case> &gcases()
 {
   static const std::vector<gemm_case> cs = gemm_cases();
@@ -134,6 +153,45 @@ TEST_CASE("gemm and trsm under every scheduler and worker count", "[gemm][trsm][
     for (size_t k = si; k < tcases().size(); k += 5)
       check_bits(blocking_trsm(tcases()[k]), tcases()[k].expected, tcases()[k].m, tcases()[k].name + where);
   }
+}
+
+TEST_CASE("gemm on descriptors: every entry is exstar_dgemm's for every tile size", "[gemm][desc]")
+{
+  {
+    session s("dmda");
+    for (const gemm_case &c : gcases()) {
+      if (c.m == 0 || c.n == 0) continue;
+      INFO(c.name << ", back ends " << backends_name(test_backends()));
+      for (int nb : {1, 5, 16}) check_bits(desc_gemm(c, nb), c.expected, c.m, c.name + " nb " + std::to_string(nb));
+    }
+  }
+  for (const char *sched : {"eager", "random", "ws", "lws", "prio"}) {
+    session t(sched, cpu_counts().back());
+    check_bits(desc_gemm(large_case(), 64), large_case().expected, large_case().m,
+               large_case().name + " nb 64, scheduler " + sched);
+  }
+}
+
+TEST_CASE("gemm on descriptors rejects bad arguments before submitting", "[gemm][desc][args]")
+{
+  session s("eager");
+  std::vector<double> a(64, 1.0), b(64, 1.0), c(64, 0.0);
+  exstar_desc A = nullptr, B = nullptr, C = nullptr, D = nullptr;
+  REQUIRE(exstar_desc_create(&A, 4, 3, 2, a.data(), 4) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_desc_create(&B, 3, 5, 2, b.data(), 3) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_desc_create(&C, 4, 5, 2, c.data(), 4) == EXSTAR_SUCCESS);
+  REQUIRE(exstar_desc_create(&D, 4, 5, 3, c.data() + 20, 4) == EXSTAR_SUCCESS);
+  CHECK(exstar_dgemm_desc_insert('X', 'N', 1.0, A, B, 0.0, C) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgemm_desc_insert('N', 'Q', 1.0, A, B, 0.0, C) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgemm_desc_insert('N', 'N', 1.0, nullptr, B, 0.0, C) == EXSTAR_ERR_ARG);
+  CHECK(exstar_dgemm_desc_insert('N', 'N', 1.0, A, B, 0.0, A) == EXSTAR_ERR_ARG); // C is A
+  CHECK(exstar_dgemm_desc_insert('T', 'N', 1.0, A, B, 0.0, C) == EXSTAR_ERR_ARG); // op(A) 3 x 4
+  CHECK(std::string(exstar_last_error()).find("shapes") != std::string::npos);
+  CHECK(exstar_dgemm_desc_insert('N', 'N', 1.0, A, B, 0.0, D) == EXSTAR_ERR_ARG); // nb 3
+  CHECK(exstar_dgemm_desc_insert('N', 'N', 2.0, A, B, 0.0, C) == EXSTAR_SUCCESS);
+  exstar_desc_destroy(D), exstar_desc_destroy(C), exstar_desc_destroy(B), exstar_desc_destroy(A);
+  CHECK(c[0] == 6.0); // 2 * (1 * 1 * 3)
+  CHECK(c[19] == 6.0);
 }
 
 TEST_CASE("trsm through StarPU: every column or row is trsv's", "[trsm]")
