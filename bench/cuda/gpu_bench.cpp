@@ -27,7 +27,13 @@
 //     cuda / cusolver             cusolverDnDgetrf (A reset on the device, untimed)
 //     When one StarPU LU run takes more than --lu-limit seconds (default 60), that implementation
 //     is timed once at that size and not at larger ones (said on stderr).
-// No host<->device transfer is timed anywhere. GBps: gemv 8·n², trsv 4·n², getrf 8·n² bytes /
+//   gemm (op gemm), n = --gemm-n, 'N','N', α 1, β 0:
+//     cuda / cublas                     cublasDgemm on device data
+//     starpu-cuda / exstar              exstar_dgemm on pinned host arrays (PCIe inside the time)
+//     starpu-cuda / exstar-device-home  exstar_dgemm_desc_insert on --gemm-nb tiles at home on the
+//                                       GPUs (the library's grid of C's tiles), bits compared
+//                                       with the blocking call's
+// Except for the blocking exstar_dgemm, no host<->device transfer is timed. GBps: gemv 8·n², trsv 4·n², getrf 8·n² bytes /
 // seconds (nominal, as the CPU benchmarks). Checks (stderr): the directly issued and the StarPU
 // exact trsv give the same bits; the exact LU gives the same bits on every run; max relative
 // differences to cuBLAS / cuSOLVER. Exit status 1 when a bit check fails.
@@ -85,6 +91,7 @@ struct Options {
   int ncuda = 1, nopencl = 0;         // StarPU CUDA / OpenCL workers (-1: every device)
   int64_t batch_count = 64, batch_n = 1024; // lubatch
   int64_t gemm_n = 16384;             // gemm
+  int64_t gemm_nb = 2048;             // gemm: the tiles at home
 };
 
 void usage(const char *prog)
@@ -100,6 +107,7 @@ void usage(const char *prog)
                "  --nopencl N       StarPU OpenCL workers (default 0; STARPU_WORKERS_OPENCLID picks the devices)\n"
                "  --batch COUNTxN   lubatch: COUNT LUs of N x N (default 64x1024)\n"
                "  --gemm-n N        gemm: exstar_dgemm of N x N matrices through StarPU (default 16384)\n"
+               "  --gemm-nb NB      gemm: the tiles of the run on tiles at home on the GPUs (default 2048)\n"
                "  --min-log K       gemv/trsv smallest n = 2^K (default 10)\n"
                "  --max-log K       gemv/trsv largest n = 2^K (default 14)\n"
                "  --lu-min-log K    LU smallest n = 2^K (default 9)\n"
@@ -143,6 +151,7 @@ Options parse(int argc, char **argv)
     else if (a == "--ncuda") o.ncuda = std::atoi(next());
     else if (a == "--nopencl") o.nopencl = std::atoi(next());
     else if (a == "--gemm-n") o.gemm_n = std::atoll(next());
+    else if (a == "--gemm-nb") o.gemm_nb = std::atoll(next());
     else if (a == "--batch") {
       long long c = 0, n = 0;
       if (std::sscanf(next(), "%lldx%lld", &c, &n) != 2 || c < 1 || n < 1) { usage(argv[0]); std::exit(2); }
@@ -153,7 +162,7 @@ Options parse(int argc, char **argv)
   if (o.min_log < 0 || o.max_log > 15 || o.min_log > o.max_log || o.lu_min_log < 0 || o.lu_max_log > 15 ||
       o.lu_min_log > o.lu_max_log || o.reps < 1 || o.lu_reps < 1 || o.trsv_nb < 1 || o.ncpu < -1 ||
       (o.lu_home != "host" && o.lu_home != "device" && o.lu_home != "both") || o.ncuda == 0 || o.ncuda < -1 ||
-      o.nopencl < 0 || o.gemm_n < 1) {
+      o.nopencl < 0 || o.gemm_n < 1 || o.gemm_nb < 1) {
     usage(argv[0]);
     std::exit(2);
   }
@@ -836,6 +845,87 @@ int bench_lu_batch(const Options &o, Gpu &g, Csv &csv)
   return !repro;
 }
 
+// exstar_dgemm_desc_insert on n x n matrices of gemm_nb tiles whose home is the GPUs: tile
+// (I, J) of A, B and C on GPU (I mod P)·Q + J mod Q of the library's grid (P the largest divisor
+// of the GPU count at most its square root), where the library computes C(I, J). Times the
+// insertion and the wait; C comes back to the host afterwards (got). -1 without a CUDA worker.
+double gemm_device_resident(const Options &o, int64_t n, const double *A, const double *B, std::vector<double> &got)
+{
+  std::vector<int> devs;
+  std::vector<unsigned> nodes;
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+    if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
+        std::find(devs.begin(), devs.end(), starpu_worker_get_devid((int)w)) == devs.end())
+      devs.push_back(starpu_worker_get_devid((int)w)), nodes.push_back(starpu_worker_get_memory_node((int)w));
+  if (devs.empty()) return -1;
+  const int64_t g = (int64_t)devs.size(), nb = o.gemm_nb, mt = (n + nb - 1) / nb;
+  int64_t P = 1;
+  for (int64_t d = 1; d * d <= g; ++d)
+    if (g % d == 0) P = d;
+  const int64_t Q = g / P;
+  auto owner = [&](int64_t I, int64_t J) { return (size_t)((I % P) * Q + J % Q); };
+  int prev = 0;
+  CHECK_CUDA(cudaGetDevice(&prev));
+  struct tiled {
+    std::vector<double *> mem;
+    std::vector<starpu_data_handle_t> h;
+    exstar_desc desc = nullptr;
+  } mats[3];
+  const double *src[3] = {A, B, nullptr};
+  for (int x = 0; x < 3; ++x) {
+    mats[x].mem.assign((size_t)(mt * mt), nullptr);
+    mats[x].h.assign((size_t)(mt * mt), nullptr);
+    for (int64_t J = 0; J < mt; ++J)
+      for (int64_t I = 0; I < mt; ++I) {
+        const int64_t r = std::min(nb, n - I * nb), c = std::min(nb, n - J * nb);
+        double *&p = mats[x].mem[(size_t)(I + J * mt)];
+        CHECK_CUDA(cudaSetDevice(devs[owner(I, J)]));
+        CHECK_CUDA(cudaMalloc(&p, (size_t)(r * c) * sizeof(double)));
+        if (src[x])
+          CHECK_CUDA(cudaMemcpy2D(p, (size_t)r * sizeof(double), src[x] + I * nb + J * nb * n, (size_t)n * sizeof(double),
+                                  (size_t)r * sizeof(double), (size_t)c, cudaMemcpyHostToDevice));
+      }
+  }
+  CHECK_CUDA(cudaSetDevice(prev));
+  auto prepare = [&] {
+    for (tiled &m : mats) {
+      for (int64_t J = 0; J < mt; ++J)
+        for (int64_t I = 0; I < mt; ++I)
+          starpu_matrix_data_register(&m.h[(size_t)(I + J * mt)], nodes[owner(I, J)], (uintptr_t)m.mem[(size_t)(I + J * mt)],
+                                      (uint32_t)std::min(nb, n - I * nb), (uint32_t)std::min(nb, n - I * nb),
+                                      (uint32_t)std::min(nb, n - J * nb), sizeof(double));
+      if (exstar_desc_create_tiles(&m.desc, n, n, nb, m.h.data()) != EXSTAR_SUCCESS) {
+        std::fprintf(stderr, "exstar_desc_create_tiles: %s\n", exstar_last_error());
+        std::exit(1);
+      }
+    }
+  };
+  auto run = [&] {
+    if (exstar_dgemm_desc_insert('N', 'N', 1.0, mats[0].desc, mats[1].desc, 0.0, mats[2].desc) != EXSTAR_SUCCESS) {
+      std::fprintf(stderr, "exstar_dgemm_desc_insert: %s\n", exstar_last_error());
+      std::exit(1);
+    }
+    starpu_task_wait_for_all();
+  };
+  auto after = [&] {
+    for (tiled &m : mats) {
+      exstar_desc_destroy(m.desc);
+      for (starpu_data_handle_t h : m.h) starpu_data_unregister(h);
+    }
+  };
+  const double t = time_starpu(o.lu_reps, o.lu_limit, prepare, run, after, nullptr);
+  got.assign((size_t)(n * n), 0.0);
+  for (int64_t J = 0; J < mt; ++J)
+    for (int64_t I = 0; I < mt; ++I) {
+      const int64_t r = std::min(nb, n - I * nb), c = std::min(nb, n - J * nb);
+      CHECK_CUDA(cudaMemcpy2D(got.data() + I * nb + J * nb * n, (size_t)n * sizeof(double), mats[2].mem[(size_t)(I + J * mt)],
+                              (size_t)r * sizeof(double), (size_t)r * sizeof(double), (size_t)c, cudaMemcpyDeviceToHost));
+    }
+  for (tiled &m : mats)
+    for (double *p : m.mem) cudaFree(p);
+  return t;
+}
+
 // The exact dgemm through StarPU (exstar_dgemm on pinned host arrays: C's tiles spread over the
 // workers) against cublasDgemm on the matrices already on the device.
 int bench_gemm_starpu(const Options &o, Gpu &g, Csv &csv)
@@ -879,6 +969,18 @@ int bench_gemm_starpu(const Options &o, Gpu &g, Csv &csv)
   std::fprintf(stderr, "# gemm n=%lld: exstar_dgemm %.4f s (%.1fx cublas), C %s, fnv1a %016llx\n", (long long)n, t,
                t / csv.get("gemm", n, "cuda", "cublas"), repro ? "bit-identical over runs" : "DIFFER",
                (unsigned long long)fnv1a(first.data(), first.size() * sizeof(double)));
+  // the same product on tiles at home on the GPUs: the library's grid, nothing over PCIe inside the time
+  std::vector<double> home;
+  const double th = gemm_device_resident(o, n, A, B, home);
+  if (th > 0) {
+    const bool same = home.size() == first.size() && std::equal(home.begin(), home.end(), first.begin());
+    csv.add("gemm", n, "starpu-cuda", "exstar-device-home", th, 2.0 * n * nn);
+    std::fprintf(stderr, "# gemm n=%lld nb=%lld: exstar_dgemm_desc_insert on tiles at home on the GPUs %.4f s (%.1fx "
+                         "cublas, %.1f TFLOP/s), C %s the blocking call's\n",
+                 (long long)n, (long long)o.gemm_nb, th, th / csv.get("gemm", n, "cuda", "cublas"),
+                 2.0 * n * nn / th / 1e12, same ? "bit-identical to" : "DIFFERS from");
+    repro = repro && same;
+  }
   starpu_free(A), starpu_free(B), starpu_free(C);
   return !repro;
 }
