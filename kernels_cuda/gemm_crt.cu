@@ -186,6 +186,11 @@ int scratch_pool(cudaMemPool_t *pool)
     if (ce != cudaSuccess) return pools[dev] = nullptr, status(ce);
     uint64_t keep = (uint64_t)3 << 30;
     cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
+    // No reuse that makes one stream wait for another's free: StarPU runs several tasks a
+    // device on streams of their own (the LU's chain on high-priority ones), and a product must
+    // not wait behind an unrelated one for its scratch.
+    int no = 0;
+    if (!getenv("EXSTAR_CUDA_POOL_DEPS")) cudaMemPoolSetAttribute(pools[dev], cudaMemPoolReuseAllowInternalDependencies, &no);
   }
   *pool = pools[dev];
   return 0;
