@@ -24,6 +24,9 @@ int exstar_codelets_opencl_noncpu_device_count(void);
 
 /* CUDA devices the CUDA runtime sees (0 in a build without CUDA codelets, or on any error). */
 int exstar_codelets_cuda_device_count(void);
+/* Once StarPU runs, with the number of GPUs its CUDA workers drive: the kernels' defaults that
+ * depend on it (the GEMM-accumulate state's integer path with one GPU). */
+void exstar_codelets_cuda_configure(unsigned gpus);
 
 /* Errors raised inside codelet functions (which cannot return one): the first is kept
  * until taken. The runtime checks it after waiting for its tasks. */

@@ -518,7 +518,7 @@ extern "C" int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n,
   epilogue e{};
   e.alpha = alpha, e.beta = beta, e.C = C, e.offc = offc, e.ldc = ldc, e.count = count, e.list = list, e.cap = cap,
   e.mask = mask;
-  if (st == 0 && crt_wanted(GEMM, m, n, k)) st = crt_products(GEMM, m, n, k, a, b, ex, ex + m, e, s);
+  if (st == 0 && crt_wanted(GEMM, m, n, k, s)) st = crt_products(GEMM, m, n, k, a, b, ex, ex + m, e, s);
   else if (st == 0) st = kCrtNoMemory;
   if (st == kCrtNoMemory) st = launch_fast<GEMM>(m, n, k, a, b, ex, e, s);
   // grids for a typical decline rate; grid-stride beyond (the counts are on the device)
@@ -550,7 +550,7 @@ extern "C" int exstar_cuda_gemm_state_add(char transa, char transb, int64_t m, i
   int r = exps(m, n, k, a, b, &ex, s);
   epilogue e{};
   e.st = (exstar_bdd *)st, e.offst = offst, e.ldst = ldst, e.sign = sign;
-  if (r == 0 && crt_wanted(STATE, m, n, k)) r = crt_products(STATE, m, n, k, a, b, ex, ex + m, e, s);
+  if (r == 0 && crt_wanted(STATE, m, n, k, s)) r = crt_products(STATE, m, n, k, a, b, ex, ex + m, e, s);
   else if (r == 0) r = kCrtNoMemory;
   if (r == kCrtNoMemory) r = launch_fast<STATE>(m, n, k, a, b, ex, e, s);
   if (ex) cudaFreeAsync(ex, s);

@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/* Whether exstar_cuda_gemm_state_add takes the integer path for products that fill the GPU
+ * (default off; EXSTAR_CUDA_GEMM_CRT overrides: 0 never, 1 always, 2 on default-priority
+ * streams only). Never changes the bits. */
+void exstar_cuda_set_state_integer_path(int on);
 /* As exstar_cpu_dgemm. */
 int exstar_cuda_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha, const double *A,
                       int64_t offa, int64_t lda, const double *B, int64_t offb, int64_t ldb, double beta, double *C,

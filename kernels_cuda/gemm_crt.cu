@@ -19,7 +19,9 @@
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <stdlib.h>
+#include <atomic>
 #include <mutex>
+#include <vector>
 #include "kernels_cuda/acc_cuda.cuh"
 #include "core/checked_round.h"
 #include "core/gemm.h"
@@ -119,20 +121,27 @@ __global__ void __launch_bounds__(256) finish_kernel(int64_t mc, int64_t nc, int
   }
 }
 
-// One cuBLAS handle a thread and device (StarPU drives a device from one thread).
-int blas_handle(cublasHandle_t *h)
+// One cuBLAS handle a stream (of the calling thread's device): a handle's workspace must not be
+// shared by kernels that run at once, and StarPU runs several tasks a device, each on a stream
+// of its own (the LU's chain on high-priority ones). A handle is bound to its stream once.
+int blas_handle(cudaStream_t s, cublasHandle_t *h)
 {
-  thread_local cublasHandle_t handle = nullptr;
-  thread_local int handle_dev = -1;
+  struct bound {
+    int dev;
+    cudaStream_t s;
+    cublasHandle_t h;
+  };
+  thread_local std::vector<bound> handles;
   int dev = 0;
   cudaError_t ce = cudaGetDevice(&dev);
   if (ce != cudaSuccess) return status(ce);
-  if (handle && handle_dev != dev) cublasDestroy(handle), handle = nullptr;
-  if (!handle) {
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return -(int)cudaErrorInitializationError;
-    handle_dev = dev;
-  }
-  *h = handle;
+  for (const bound &b : handles)
+    if (b.dev == dev && b.s == s) return *h = b.h, 0;
+  cublasHandle_t nh;
+  if (cublasCreate(&nh) != CUBLAS_STATUS_SUCCESS) return -(int)cudaErrorInitializationError;
+  if (cublasSetStream(nh, s) != CUBLAS_STATUS_SUCCESS) return cublasDestroy(nh), -(int)cudaErrorInitializationError;
+  handles.push_back({dev, s, nh});
+  *h = nh;
   return 0;
 }
 
@@ -184,7 +193,8 @@ int scratch_pool(cudaMemPool_t *pool)
     props.location.id = dev;
     ce = cudaMemPoolCreate(&pools[dev], &props);
     if (ce != cudaSuccess) return pools[dev] = nullptr, status(ce);
-    uint64_t keep = (uint64_t)3 << 30;
+    const char *kg = getenv("EXSTAR_CUDA_POOL_KEEP_GB");
+    uint64_t keep = (uint64_t)(kg && atoi(kg) > 0 ? atoi(kg) : 3) << 30;
     cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep);
     // No reuse that makes one stream wait for another's free: StarPU runs several tasks a
     // device on streams of their own (the LU's chain on high-priority ones), and a product must
@@ -196,14 +206,21 @@ int scratch_pool(cudaMemPool_t *pool)
   return 0;
 }
 
-bool crt_wanted(int md, int64_t m, int64_t n, int64_t k)
+static std::atomic<int> state_integer_path{0};
+
+bool crt_wanted(int md, int64_t m, int64_t n, int64_t k, cudaStream_t s)
 {
   if (k < 1 || k > EXSTAR_CRT_MAX_K) return false;
   const char *v = getenv("EXSTAR_CUDA_GEMM_CRT");
   if (v && v[0] == '0') return false;
   if (v && v[0] == '1') return true;
-  // unset: gemm products whose int8 GEMMs fill the GPU (the state updates keep the FP64 kernel)
-  return md == GEMM && k >= 256 && m >= 512 && n >= 512;
+  if (v && v[0] == '2' && md == STATE) { // the state updates off the critical path (default-priority streams)
+    int prio = 0;
+    return cudaStreamGetPriority(s, &prio) == cudaSuccess && prio >= 0 && m >= 512 && n >= 256;
+  }
+  // unset: products whose int8 GEMMs fill the GPU, the states' when exstar_cuda_set_state_integer_path
+  if (md == STATE) return state_integer_path.load() && k >= 256 && m >= 512 && n >= 256;
+  return k >= 256 && m >= 512 && n >= 512;
 }
 
 int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ea,
@@ -212,7 +229,7 @@ int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const
   // without a cuBLAS handle or a pool (a device or driver without them), the FP64 kernel
   cublasHandle_t h;
   cudaMemPool_t pool;
-  if (blas_handle(&h) || cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS || scratch_pool(&pool)) {
+  if (blas_handle(s, &h) || scratch_pool(&pool)) {
     (void)cudaGetLastError();
     return kCrtNoMemory;
   }
@@ -252,3 +269,5 @@ int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const
 }
 
 } // namespace exstar_cuda_l3
+
+extern "C" void exstar_cuda_set_state_integer_path(int on) { exstar_cuda_l3::state_integer_path.store(on != 0); }

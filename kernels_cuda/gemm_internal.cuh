@@ -49,7 +49,7 @@ constexpr int kCrtNoMemory = 1;
 // gemm's strips): it keeps up to 3 GiB mapped between products, where the default pool unmaps
 // its memory at every stream synchronization (StarPU's, after each task).
 int scratch_pool(cudaMemPool_t *pool);
-bool crt_wanted(int md, int64_t m, int64_t n, int64_t k);
+bool crt_wanted(int md, int64_t m, int64_t n, int64_t k, cudaStream_t s);
 int crt_products(int md, int64_t m, int64_t n, int64_t k, const opview &A, const opview &B, const int *ea,
                  const int *eb, const epilogue &ep, cudaStream_t s);
 

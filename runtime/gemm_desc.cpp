@@ -63,7 +63,8 @@ int exstar_dgemm_desc_insert(char transa, char transb, double alpha, exstar_desc
   int64_t am, k;
   op_shape(transa, a, &am, &k);
   const int64_t kt = (k + c.nb - 1) / c.nb;
-  const std::vector<std::vector<uint32_t>> gpus = exstar_rt::gpu_worker_masks();
+  // masks that outlive this call: the tasks run after it returns, and StarPU keeps the pointer
+  const std::vector<std::vector<uint32_t>> &gpus = exstar_rt::lasting_gpu_worker_masks();
   unsigned pg, qg;
   exstar_rt::gemm_gpu_grid(gpus.size(), &pg, &qg);
   std::vector<starpu_data_descr> bufs((size_t)(2 * kt + 1));

@@ -2,6 +2,8 @@
 // (the tiled LU's block columns, gemm's tiles of C). A task restricted to one GPU's workers
 // (STARPU_TASK_WORKERIDS) keeps its data there whatever the scheduler thinks of the transfers.
 #include "runtime/internal.h"
+#include <list>
+#include <mutex>
 
 std::vector<std::vector<uint32_t>> exstar_rt::gpu_worker_masks()
 {
@@ -17,4 +19,18 @@ std::vector<std::vector<uint32_t>> exstar_rt::gpu_worker_masks()
     masks[g][w / 32] |= 1u << (w % 32);
   }
   return masks;
+}
+
+// StarPU keeps a task's STARPU_TASK_WORKERIDS pointer, not a copy: a call that returns before its
+// tasks run needs masks that outlive it. One stored copy for each set of masks ever seen.
+const std::vector<std::vector<uint32_t>> &exstar_rt::lasting_gpu_worker_masks()
+{
+  static std::mutex lock;
+  static std::list<std::vector<std::vector<uint32_t>>> kept;
+  std::vector<std::vector<uint32_t>> now = gpu_worker_masks();
+  std::lock_guard<std::mutex> g(lock);
+  for (const auto &m : kept)
+    if (m == now) return m;
+  kept.push_back(std::move(now));
+  return kept.back();
 }

@@ -197,6 +197,7 @@ int attach(const exstar_config &cfg)
   if (s == EXSTAR_SUCCESS && exstar_codelets_opencl_load(getenv("EXSTAR_OPENCL_PATH"), msg, sizeof msg) != 0)
     s = exstar_set_error(EXSTAR_ERR_OPENCL, "%s", msg);
   if (s != EXSTAR_SUCCESS) return s;
+  exstar_codelets_cuda_configure((unsigned)exstar_rt::gpu_worker_masks().size());
   exstar_started = true;
   return EXSTAR_SUCCESS;
 }

@@ -54,6 +54,9 @@ int register_accs(const char *who, starpu_data_handle_t *accs, int64_t count);
 /* The CUDA workers of each GPU, as StarPU worker bitmaps (STARPU_TASK_WORKERIDS), GPUs in the
  * order of their first worker (runtime/gpus.cpp). Owner-computes placement on several GPUs. */
 std::vector<std::vector<uint32_t>> gpu_worker_masks();
+/* The same, stored for the life of the process: for tasks that may run after the inserting call
+ * returns (StarPU keeps the STARPU_TASK_WORKERIDS pointer, not a copy). */
+const std::vector<std::vector<uint32_t>> &lasting_gpu_worker_masks();
 /* The GPU grid of a gemm on several GPUs: pg x qg, as square as possible (tile (p, q) of C on
  * GPU (p mod pg)·qg + q mod qg); 0 x 0 with one GPU or none, or without the CUDA kernels (then
  * StarPU places every tile). */

@@ -226,7 +226,7 @@ int exstar_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, doub
   // the strips of its own tiles)
   if (k > 0) partition(hA, is_notrans(transa) ? pr : 1, is_notrans(transa) ? 1 : pr);
   if (k > 0) partition(hB, is_notrans(transb) ? 1 : pc, is_notrans(transb) ? pc : 1);
-  const std::vector<std::vector<uint32_t>> gpus = exstar_rt::gpu_worker_masks();
+  const std::vector<std::vector<uint32_t>> &gpus = exstar_rt::lasting_gpu_worker_masks();
   unsigned pg, qg;
   exstar_rt::gemm_gpu_grid(gpus.size(), &pg, &qg);
   int s = EXSTAR_SUCCESS;
