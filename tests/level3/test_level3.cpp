@@ -192,6 +192,14 @@ TEST_CASE("gemm on descriptors rejects bad arguments before submitting", "[gemm]
   exstar_desc_destroy(D), exstar_desc_destroy(C), exstar_desc_destroy(B), exstar_desc_destroy(A);
   CHECK(c[0] == 6.0); // 2 * (1 * 1 * 3)
   CHECK(c[19] == 6.0);
+  // the C++ form throws with the message, and computes the same
+  std::vector<double> c2(20, 1.0);
+  {
+    exstar::desc a2(4, 3, 2, a.data(), 4), b2(3, 5, 2, b.data(), 3), c2d(4, 5, 2, c2.data(), 4);
+    CHECK_THROWS_AS(exstar::gemm_insert('T', 'N', 1.0, a2, b2, 0.0, c2d), exstar::error);
+    exstar::gemm_insert('N', 'N', 2.0, a2, b2, -1.0, c2d);
+  }
+  CHECK(c2[0] == 5.0); // 2 * 3 - 1
 }
 
 TEST_CASE("trsm through StarPU: every column or row is trsv's", "[trsm]")
