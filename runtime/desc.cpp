@@ -292,6 +292,21 @@ starpu_data_handle_t exstar_desc_tile(exstar_desc desc, int64_t I, int64_t J)
   return desc->d.tile(I, J);
 }
 
+int exstar_desc_wait(exstar_desc desc)
+{
+  const char *who = "exstar_desc_wait";
+  exstar_rt::clear_error();
+  if (int s = exstar_rt::require_init(who)) return s;
+  if (!desc) return exstar_set_error(EXSTAR_ERR_ARG, "%s: desc is NULL", who);
+  for (starpu_data_handle_t h : desc->d.tiles) { // no node: waits, moves nothing
+    if (!h) continue;
+    if (starpu_data_acquire_on_node(h, STARPU_ACQUIRE_NO_NODE, STARPU_R) != 0)
+      return exstar_set_error(EXSTAR_ERR_STARPU, "%s: starpu_data_acquire_on_node failed", who);
+    starpu_data_release_on_node(h, STARPU_ACQUIRE_NO_NODE);
+  }
+  return exstar_rt::take_codelet_error();
+}
+
 int64_t exstar_desc_mt(exstar_desc desc) { return desc ? desc->d.mt : 0; }
 int64_t exstar_desc_nt(exstar_desc desc) { return desc ? desc->d.nt : 0; }
 

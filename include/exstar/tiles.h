@@ -49,6 +49,10 @@ int exstar_desc_create(exstar_desc *desc, int64_t m, int64_t n, int64_t nb, doub
 int exstar_desc_create_tiles(exstar_desc *desc, int64_t m, int64_t n, int64_t nb, const starpu_data_handle_t *tiles);
 /** The handle of tile (I, J) (NULL outside the grid). */
 starpu_data_handle_t exstar_desc_tile(exstar_desc desc, int64_t I, int64_t J);
+/** Waits for the tasks submitted so far that write desc's tiles (its LU's, its Cholesky's, a
+ * product into it, the caller's own), moving no tile, and returns the first error a codelet of
+ * exstar raised since the last call that reported one (EXSTAR_SUCCESS when none). */
+int exstar_desc_wait(exstar_desc desc);
 /** The number of tile rows (mt) and tile columns (nt). */
 int64_t exstar_desc_mt(exstar_desc desc);
 /** The number of tile columns. */
@@ -110,8 +114,8 @@ int exstar_dgetrs_desc_insert(char trans, exstar_desc A, exstar_desc B);
  * definition: every entry ONE rounding of its exact value, RN(Σ_l α·op(A)_il·op(B)_lj + β·c_ij),
  * bitwise exstar_dgemm's for every tile size, device and scheduler. op(A) is m x k, op(B) k x n
  * and C m x n as the descriptors give them; A, B and C must share one tile size nb. No wait:
- * tasks only (wait for them with the caller's own tasks on C's tiles, starpu_data_acquire of a
- * tile or starpu_task_wait_for_all). One task a tile of C reads its whole tile row of op(A) and
+ * tasks only (wait for them with exstar_desc_wait(C), which also reports a failed task, or with
+ * the caller's own tasks on C's tiles). One task a tile of C reads its whole tile row of op(A) and
  * tile column of op(B) (an entry's k terms take one rounding; exstar_gemm_tiles_cl). On several
  * GPUs tile (I, J) of C is computed on GPU (I mod P)·Q + J mod Q of a P x Q grid as square as
  * the GPU count allows (P the largest divisor at most its square root; GPUs in the order of

@@ -75,6 +75,8 @@ inline lu_status info(desc &A)
 inline void getrs_insert(char trans, desc &A, desc &B) { check(exstar_dgetrs_desc_insert(trans, A.get(), B.get())); }
 /// A·X = B, trans 'N'.
 inline void getrs_insert(desc &A, desc &B) { getrs_insert('N', A, B); }
+/// Waits for the tasks that write A's tiles (exstar_desc_wait); throws a failed task's error.
+inline void wait(desc &A) { check(exstar_desc_wait(A.get())); }
 /// C := alpha·op(A)·op(B) + beta·C on descriptors, each entry exstar_dgemm's
 /// (exstar_dgemm_desc_insert); no wait.
 inline void gemm_insert(char transa, char transb, double alpha, desc &A, desc &B, double beta, desc &C)

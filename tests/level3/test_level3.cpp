@@ -90,6 +90,7 @@ std::vector<double> desc_gemm(const gemm_case &c, int nb)
   const int s = exstar_dgemm_desc_insert(c.transa, c.transb, c.alpha, dA, dB, c.beta, dC);
   INFO(exstar_last_error());
   CHECK(s == EXSTAR_SUCCESS);
+  CHECK(exstar_desc_wait(dC) == EXSTAR_SUCCESS);
   exstar_desc_destroy(dC), exstar_desc_destroy(dB), exstar_desc_destroy(dA);
   CHECK(std::memcmp(A.data(), c.A.data(), A.size() * sizeof(double)) == 0); // A read only (NaN padding: bytes)
   return compact(C, c.m, c.n, c.ldc);
@@ -198,7 +199,9 @@ TEST_CASE("gemm on descriptors rejects bad arguments before submitting", "[gemm]
     exstar::desc a2(4, 3, 2, a.data(), 4), b2(3, 5, 2, b.data(), 3), c2d(4, 5, 2, c2.data(), 4);
     CHECK_THROWS_AS(exstar::gemm_insert('T', 'N', 1.0, a2, b2, 0.0, c2d), exstar::error);
     exstar::gemm_insert('N', 'N', 2.0, a2, b2, -1.0, c2d);
+    exstar::wait(c2d);
   }
+  CHECK(exstar_desc_wait(nullptr) == EXSTAR_ERR_ARG);
   CHECK(c2[0] == 5.0); // 2 * 3 - 1
 }
 
