@@ -535,6 +535,16 @@ std::vector<int64_t> int_list(const std::string &s)
   return v;
 }
 
+// The CUDA devices of StarPU's workers and their memory nodes, in the order of their first
+// worker (exstar's order of the GPUs).
+void starpu_gpus(std::vector<int> &devs, std::vector<unsigned> &nodes)
+{
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+    if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
+        std::find(devs.begin(), devs.end(), starpu_worker_get_devid((int)w)) == devs.end())
+      devs.push_back(starpu_worker_get_devid((int)w)), nodes.push_back(starpu_worker_get_memory_node((int)w));
+}
+
 // The tiled exact LU through the public call exstar_dgetrf_tiled on a host array (pinned):
 // StarPU moves the tiles to the GPU and back, inside the time. cusolverDnDgetrf on the same
 // matrix already on the device, for reference (uniform [-1, 1)). Every exact run's factors must
@@ -554,10 +564,7 @@ double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &
 {
   std::vector<int> devs;
   std::vector<unsigned> nodes;
-  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-    if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
-        std::find(devs.begin(), devs.end(), starpu_worker_get_devid((int)w)) == devs.end())
-      devs.push_back(starpu_worker_get_devid((int)w)), nodes.push_back(starpu_worker_get_memory_node((int)w));
+  starpu_gpus(devs, nodes);
   if (devs.empty()) return -1;
   if (nb <= 0) nb = exstar_default_tile(n, n);
   const int64_t mt = (n + nb - 1) / nb, g = (int64_t)devs.size();
@@ -856,10 +863,7 @@ double gemm_device_resident(const Options &o, int64_t n, const double *A, const 
 {
   std::vector<int> devs;
   std::vector<unsigned> nodes;
-  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-    if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
-        std::find(devs.begin(), devs.end(), starpu_worker_get_devid((int)w)) == devs.end())
-      devs.push_back(starpu_worker_get_devid((int)w)), nodes.push_back(starpu_worker_get_memory_node((int)w));
+  starpu_gpus(devs, nodes);
   if (devs.empty()) return -1;
   const int64_t g = (int64_t)devs.size(), nb = o.gemm_nb, mt = (n + nb - 1) / nb;
   int64_t P = 1;
