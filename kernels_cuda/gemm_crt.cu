@@ -175,7 +175,8 @@ int64_t chunk(int64_t lines, int64_t kp)
 
 } // namespace
 
-// The scratch's own memory pool a device, which keeps up to 3 GiB mapped between products:
+// The scratch's own memory pool a device, which keeps up to 3 GiB (EXSTAR_CUDA_POOL_KEEP_GB, for
+// measurements) mapped between products:
 // the default pool gives its memory back at every stream synchronization (StarPU's, after each
 // task), so that each product would map its ~1 GiB of scratch again.
 int scratch_pool(cudaMemPool_t *pool)
@@ -200,7 +201,7 @@ int scratch_pool(cudaMemPool_t *pool)
     // device on streams of their own (the LU's chain on high-priority ones), and a product must
     // not wait behind an unrelated one for its scratch.
     int no = 0;
-    if (!getenv("EXSTAR_CUDA_POOL_DEPS")) cudaMemPoolSetAttribute(pools[dev], cudaMemPoolReuseAllowInternalDependencies, &no);
+    cudaMemPoolSetAttribute(pools[dev], cudaMemPoolReuseAllowInternalDependencies, &no);
   }
   *pool = pools[dev];
   return 0;
