@@ -33,6 +33,7 @@
 #include "runtime/getrf_tiled.h"
 #include "codelets/codelets.h"
 #include "codelets/lu_tiled.h"
+#include "runtime/trace.h"
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -43,13 +44,21 @@ namespace tiled_graph {
 inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 // Where a task runs: a rank (-1: StarPU-MPI's owner rule), worker kinds (0: the codelet's), the
-// workers of one GPU (NULL: any).
+// workers of one GPU (NULL: any); and the task's tag in EXSTAR_TRACE's timeline (runtime/trace.h).
 struct place {
   int rank;
   unsigned long long where;
   const uint32_t *gpu;
   unsigned len;
+  void *trace = nullptr;
 };
+
+// p, recorded in the timeline as step K's task on block column J when EXSTAR_TRACE is set.
+inline place traced(place p, const tiled_desc &d, int64_t K, int64_t J)
+{
+  if (trace::wanted()) p.trace = trace::tag(d.m, K, J);
+  return p;
+}
 
 // The place of a task of block column J (a panel: J = K) on rank `rank`: the workers of its GPU
 // when the descriptor spreads block columns over GPUs, else `where`.
@@ -66,6 +75,12 @@ inline place of_column(const tiled_desc &d, int64_t J, int rank, unsigned long l
 struct local_submit {
   template <class... A>
   int task(const place &p, starpu_codelet *cl, A... args)
+  {
+    if (p.trace) return insert(p, cl, STARPU_CALLBACK_WITH_ARG_NFREE, trace::done, p.trace, args...);
+    return insert(p, cl, args...);
+  }
+  template <class... A>
+  static int insert(const place &p, starpu_codelet *cl, A... args)
   {
     if (p.gpu)
       return starpu_task_insert(cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args..., 0);
@@ -108,7 +123,7 @@ struct tiled_task {
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
     // the panel path's place (tiled_desc::panel_where, the GPU of block column J), else
     // wherever the codelet runs
-    int ret = ins.task(of_column(d, J, on, d.panel_where), cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
+    int ret = ins.task(traced(of_column(d, J, on, d.panel_where), d, K, J), cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
                        STARPU_CL_ARGS, h, size, STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
     if (!ins.runs_here(on)) std::free(h);
     return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
@@ -234,7 +249,8 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
   a.ia = d.nb;                                    // L below block row K in the column copy
   a.ic = r0;
-  int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_gemm_cl)),
+  int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_gemm_cl)),
+                            d, K, J),
                      &exstar_state_gemm_cl, STARPU_R, d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(J),
                      STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);

@@ -1,6 +1,7 @@
 // exstar_init / exstar_shutdown: StarPU start-up with the requested back ends, OpenCL programs.
 #include "runtime/internal.h"
 #include "codelets/codelets.h"
+#include "runtime/trace.h"
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -198,6 +199,7 @@ int attach(const exstar_config &cfg)
     s = exstar_set_error(EXSTAR_ERR_OPENCL, "%s", msg);
   if (s != EXSTAR_SUCCESS) return s;
   exstar_codelets_cuda_configure((unsigned)exstar_rt::gpu_worker_masks().size());
+  exstar_rt::trace::start();
   exstar_started = true;
   return EXSTAR_SUCCESS;
 }
@@ -236,6 +238,7 @@ int exstar_shutdown(void)
   if (!exstar_started) return exstar_set_error(EXSTAR_ERR_NOT_INIT, "exstar_shutdown: not initialized");
   // after the caller's own starpu_shutdown there is nothing left to wait for or to stop
   if (starpu_is_initialized()) starpu_task_wait_for_all();
+  exstar_rt::trace::write();
   exstar_codelets_opencl_unload(); // OpenCL objects, refcounted: valid after StarPU's end too
   if (owns_starpu && starpu_is_initialized()) starpu_shutdown();
   owns_starpu = false;

@@ -427,6 +427,30 @@ case_getrf() {
     fail "an overflowing getrf wrote LU $(body L2.mtx), P $(body P2.mtx)"
 }
 
+# EXSTAR_TRACE=FILE (runtime/trace.h): the tiled LU's timeline as CSV at exit, a row a task
+# (step K, block column J, worker, device, start and end), and the same factors as without it; a
+# path that cannot be written is one line on stderr, and the factorization's result stands.
+case_trace() {
+  run gen matrix --n 300 --seed 5 -o A.mtx
+  [ "$RC" = 0 ] || fail "gen: exit $RC ($ERR)"
+  run getrf A.mtx --nb 64 --backend cpu -o LU0.mtx --ipiv P0.mtx
+  [ "$RC" = 0 ] || fail "getrf: exit $RC ($ERR)"
+  EXSTAR_TRACE=trace.csv run getrf A.mtx --nb 64 --backend cpu -o LU1.mtx --ipiv P1.mtx
+  [ "$RC" = 0 ] || fail "getrf traced: exit $RC ($ERR)"
+  cmp -s LU0.mtx LU1.mtx && cmp -s P0.mtx P1.mtx || fail "the traced factors differ"
+  [ "$(head -1 trace.csv)" = "name,m,K,J,worker,device,start_us,end_us" ] || fail "trace header: $(head -1 trace.csv)"
+  # 5 block columns: a panel each, 4 + 3 + 2 + 1 updates and U rows, 5 x 4 interchanges
+  [ "$(grep -c '^exstar_lu_panel,300,' trace.csv)" = 5 ] &&
+    [ "$(grep -c '^exstar_lu_gemm,300,' trace.csv)" = 10 ] && [ "$(grep -c '^exstar_lu_urow,' trace.csv)" = 10 ] &&
+    [ "$(grep -c '^exstar_lu_laswp,' trace.csv)" = 20 ] || fail "trace rows: $(cut -d, -f1 trace.csv | sort | uniq -c)"
+  awk -F, 'NR > 1 && ($7 > $8 || $5 < 0) { bad = 1 } END { exit bad }' trace.csv || fail "a task ends before it starts"
+  echo "ok: EXSTAR_TRACE: a row a task, the same factors"
+  EXSTAR_TRACE=no-such-dir/trace.csv run getrf A.mtx --nb 64 --backend cpu -o LU2.mtx --ipiv P2.mtx
+  [ "$RC" = 0 ] && cmp -s LU0.mtx LU2.mtx || fail "getrf with an unwritable trace: exit $RC ($ERR)"
+  case "$ERR" in *"EXSTAR_TRACE: cannot write no-such-dir/trace.csv"*) ;; *) fail "unwritable trace: stderr '$ERR'" ;; esac
+  echo "ok: EXSTAR_TRACE unwritable -> one line on stderr, exit 0"
+}
+
 case_gesv() {
   lu_data
   local mode
@@ -1048,6 +1072,7 @@ case "$CASE" in
   level3) case_level3 ;;
   getrf) case_getrf ;;
   gesv) case_gesv ;;
+  trace) case_trace ;;
   lu_same_bits) case_lu_backend "--backend cpu --ncpus 1 --sched ws" "--backend cpu --ncpus 2 --sched dmda" \
                                 "--backend all" "--backend all --sched random" ;;
   lu_opencl) case_lu_backend "--backend opencl" "--backend cpu,opencl --sched eager" ;;

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Reads an EXSTAR_TRACE timeline (runtime/trace.h) of tiled LUs and says where each run's time
+went: the panel chain (panel K, then what panel K+1 waited for), and how busy each GPU was.
+
+  python3 bench/lu_trace.py TRACE.csv[.xz] [--steps] [--panels LOG]
+
+--panels LOG also reads the lines `panel trace c0=...` that EXSTAR_CUDA_PANEL_TRACE=1 writes to
+stderr (the CUDA panel kernel's own clock: its phases and its declined roundings), for the last
+factorization in LOG.
+
+A task's end is when StarPU saw it end (for a CUDA task, its stream's event); its start is when
+its worker launched it, or, when the worker already had a task in flight (StarPU's CUDA
+pipeline), when that one ended: the durations of pipelined tasks are not their kernels' times,
+but the chain's points (a panel's end, the next panel's start) are.
+
+A run starts at a panel of step 0. For each step K the chain is: panel K (on the GPU of block
+column K) -> the tasks of block column K+1 at step K (interchanges, U row, update), the last of
+which ends at `ready` -> panel K+1 starts. `wait` = panel K+1's start - ready (transfers of L's
+column copy, task hand-off); `col` = ready - panel K's end (column K+1's own tasks of step K)."""
+import csv
+import io
+import lzma
+import re
+import sys
+from collections import defaultdict
+
+
+def runs(rows):
+    rows = sorted(rows, key=lambda r: r["start"])
+    cur = []
+    for r in rows:
+        if r["name"].endswith("panel") and r["K"] == 0 and cur:
+            yield cur
+            cur = []
+        cur.append(r)
+    if cur:
+        yield cur
+
+
+def union(iv):
+    tot, end = 0.0, None
+    for s, e in sorted(iv):
+        if end is None or s > end:
+            tot += e - s
+            end = e
+        elif e > end:
+            tot += e - end
+            end = e
+    return tot
+
+
+def report(run, steps):
+    t0 = min(r["start"] for r in run)
+    t1 = max(r["end"] for r in run)
+    m = run[0]["m"]
+    plain = any("plain" in r["name"] for r in run)
+    span = (t1 - t0) / 1e3
+    print(f"== {'plain' if plain else 'exact'} LU m={m}: {span:.1f} ms, {len(run)} tasks")
+    bydev = defaultdict(list)
+    kinds = defaultdict(float)
+    for r in run:
+        bydev[r["device"]].append((r["start"], r["end"]))
+        kinds[r["name"]] += (r["end"] - r["start"]) / 1e3
+    print("  busy (union of task times) by device: " +
+          ", ".join(f"{d}: {union(iv) / 1e3:.0f} ms ({100 * union(iv) / (t1 - t0):.0f}%)" for d, iv in sorted(bydev.items())))
+    print("  task time by codelet (sum, ms): " + ", ".join(f"{k}: {v:.0f}" for k, v in sorted(kinds.items())))
+    panels = {r["K"]: r for r in run if r["name"].endswith("panel")}
+    col = defaultdict(list)  # (K, J) -> tasks of block column J at step K
+    for r in run:
+        if not r["name"].endswith("panel"):
+            col[(r["K"], r["J"])].append(r)
+    tp = tc = tw = 0.0
+    first = panels[min(panels)]["start"] - t0 if panels else 0
+    last = t1 - panels[max(panels)]["end"] if panels else 0
+    lines = []
+    for K in sorted(panels):
+        p = panels[K]
+        tp += p["end"] - p["start"]
+        if K + 1 not in panels:
+            continue
+        q = panels[K + 1]
+        ts = col.get((K, K + 1), [])
+        ready = max([t["end"] for t in ts] + [p["end"]])
+        c, w = ready - p["end"], q["start"] - ready
+        tc += c
+        tw += w
+        names = " ".join(f"{t['name'].replace('exstar_lu_', '')} {(t['end'] - t['start']) / 1e3:.2f}" for t in sorted(ts, key=lambda t: t["start"]))
+        lines.append(f"  K={K:3d} dev {p['device']} panel {(p['end'] - p['start']) / 1e3:6.2f} ms | col {K + 1}: {c / 1e3:6.2f} ms ({names}) | wait {w / 1e3:6.2f} ms")
+    print(f"  chain: panels {tp / 1e3:.0f} ms + column K+1's tasks {tc / 1e3:.0f} ms + waits {tw / 1e3:.0f} ms"
+          f" (+ {first / 1e3:.0f} ms before panel 0, {last / 1e3:.0f} ms after the last panel) of {span:.0f} ms")
+    if steps:
+        print("\n".join(lines))
+
+
+def panels(log):
+    """The last factorization's panel traces: one line per panel, then the sums."""
+    lines = [l for l in open(log) if l.startswith("panel trace")]
+    last = []
+    for l in lines:
+        if " c0=0 " in l:
+            last = []
+        last.append(l)
+    tot = {"kernel": 0.0, "rows": 0.0, "state_sub": 0.0, "usub": 0.0, "declined": 0}
+    print(f"== panel kernels (EXSTAR_CUDA_PANEL_TRACE), the last factorization in {log}: {len(last)} panels")
+    for l in last:
+        m = re.search(r"c0=(\d+) rows=(\d+) .*: (\d+) us = pivot\+u (\d+), rows (\d+), last pivots (\d+), "
+                      r"usub (\d+), state_sub (\d+); declined: rows (\d+)", l)
+        if not m:
+            continue
+        c0, rows, us, _, rw, _, usub, ssub, dec = (int(x) for x in m.groups())
+        tot["kernel"] += us / 1e3
+        tot["rows"] += rw / 1e3
+        tot["usub"] += usub / 1e3
+        tot["state_sub"] += ssub / 1e3
+        tot["declined"] += dec
+        print(f"  c0={c0:6d} rows={rows:6d}: {us / 1e3:6.2f} ms, rows phases {rw / 1e3:6.2f} ms, "
+              f"state_sub {ssub / 1e3:6.2f} ms, usub {usub / 1e3:5.2f} ms, {dec:4d} declined")
+    print("  sums: " + ", ".join(f"{k} {v:.0f}{'' if k == 'declined' else ' ms'}" for k, v in tot.items()))
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    if "--panels" in sys.argv:
+        panels(sys.argv[sys.argv.index("--panels") + 1])
+    rows = []
+    path = sys.argv[1]
+    with (io.TextIOWrapper(lzma.open(path)) if path.endswith(".xz") else open(path)) as f:
+        for r in csv.DictReader(f):
+            rows.append({"name": r["name"], "m": int(r["m"]), "K": int(r["K"]), "J": int(r["J"]),
+                         "device": int(r["device"]), "start": float(r["start_us"]), "end": float(r["end_us"])})
+    lu = [r for r in rows if r["name"].startswith("exstar_lu_")]
+    for run in runs(lu):
+        report(run, "--steps" in sys.argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+/* A timeline of the tiled graphs' tasks, for measurements (EXSTAR_TRACE=FILE): every task the
+ * LU's and the Cholesky's graphs submit records its codelet, step K, block column J, worker and
+ * start and end times (StarPU's profiling, turned on by exstar_init when the variable is set),
+ * and exstar_shutdown writes them to FILE as CSV. StarPU 1.3 built without FxT has no other
+ * timeline of a multi-GPU run; bench/lu_trace.py reads the file. */
+#ifndef EXSTAR_RUNTIME_TRACE_H
+#define EXSTAR_RUNTIME_TRACE_H
+#include <cstdint>
+
+namespace exstar_rt {
+namespace trace {
+
+/* Whether EXSTAR_TRACE names a file (read once). */
+bool wanted();
+/* Turns StarPU's task profiling on when wanted(). */
+void start();
+/* The callback argument of a task of step K, block column J, of a matrix of m rows. */
+void *tag(int64_t m, int64_t K, int64_t J);
+/* STARPU_CALLBACK_WITH_ARG's function: records the finished task. */
+void done(void *tag);
+/* Writes what was recorded to the file, and forgets it. */
+void write();
+
+} // namespace trace
+} // namespace exstar_rt
+#endif
