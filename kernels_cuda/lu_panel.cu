@@ -81,9 +81,9 @@ struct panel_ctx {
   // of the pivot being resolved, in shared memory, where it is not in P yet).
   template <class Sink>
   __device__ __forceinline__ int terms(Sink &sink, int64_t r, int64_t j, int64_t kend, const double *ucur,
-                                       int64_t kcur, int t, int step) const
+                                       int64_t kcur, int t, int step, const terms_cache *tc = nullptr) const
   {
-    int flags = grid_terms(sink, g, r, j, min64(kend, c0), t, step);
+    int flags = grid_terms(sink, g, r, j, min64(kend, c0), t, step, tc);
     const double *Pr = P + (r - c0), *Pj = P + (j - c0) * rows;
     const int64_t *pr = prow, k0 = c0, nrows = rows;
     return flags | span_terms(sink, k0, kend, t, step, [=](int64_t k) { return Pr[(k - k0) * nrows]; },
@@ -100,8 +100,10 @@ struct panel_ctx {
   __device__ double exact_block(exstar_i64 *bacc, int64_t r, int64_t j, int64_t kend, const double *ucur,
                                 int64_t kcur) const
   {
+    __shared__ terms_cache tc;
+    fill_terms_cache(tc, g, r, j, min64(kend, c0));
     return exact_sum_block(bacc, g.at(r, j), !exact_only, rep, [&](auto &sink, int t, int step) {
-      return terms(sink, r, j, kend, ucur, kcur, t, step);
+      return terms(sink, r, j, kend, ucur, kcur, t, step, &tc);
     });
   }
 };

@@ -106,14 +106,47 @@ __device__ __forceinline__ int span_terms(Sink &sink, int64_t k0, int64_t k1, in
   return flags;
 }
 
+// The addresses of one entry's terms, tile by tile, for the exact path of a whole block (in
+// shared memory, filled by fill_terms_cache): for block column tk < n, row r of L starts at l[tk]
+// (stride ldl[tk]) and column j of U at u[tk]. Without it each term's load waits behind the loads
+// of its tile's pointer and row map; a declined entry of a panel's rows phase, late in a large
+// LU, reads ~n terms that way while the whole grid waits at the phase's barrier.
+constexpr int kTermsCacheTiles = 128;
+struct terms_cache {
+  const double *l[kTermsCacheTiles];
+  const double *u[kTermsCacheTiles];
+  int64_t ldl[kTermsCacheTiles];
+  uint32_t n;
+};
+
+// c := the addresses of row r of L and column j of U (not RowU) in block columns tk < kg / nb,
+// as grid_terms finds them, by the whole block (every thread calls it; it syncs the block first,
+// so that no thread still reads the previous entry's).
+__device__ __forceinline__ void fill_terms_cache(terms_cache &c, const dgrid &g, int64_t r, int64_t j, int64_t kg)
+{
+  __syncthreads();
+  const int64_t nt = (kg + g.nb - 1) / g.nb;
+  const uint32_t n = g.lc ? (uint32_t)min64(nt, kTermsCacheTiles) : 0u;
+  const int64_t tj = j / g.nb, cj = j % g.nb;
+  for (uint32_t tk = threadIdx.x; tk < n; tk += blockDim.x) {
+    const int64_t s = (int64_t)tk < g.rmk ? (int64_t)g.rmap[(r - g.rm0) + (int64_t)tk * g.rmld] : r - (int64_t)tk * g.nb;
+    const int64_t tu = (int64_t)tk + tj * g.mt;
+    c.l[tk] = g.lc[tk] + s;
+    c.ldl[tk] = g.ldlc[tk];
+    c.u[tk] = g.a[tu] + cj * g.lda[tu];
+  }
+  if (threadIdx.x == 0) c.n = n;
+  __syncthreads();
+}
+
 // The terms k < kg of row r of the tile grid times column j (RowU: times row j, the Cholesky's
-// l(j, k)). A term's tile and offset by one
+// l(j, k)); tc (NULL: none) the block's cache of their addresses. A term's tile and offset by one
 // 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
 // were most of the exact path's time), its tile's address from the cached arrays; the loads of
 // kExactBatch terms in flight together, across tile boundaries.
 template <bool RowU = false, class Sink>
 __device__ __forceinline__ int grid_terms(Sink &sink, const dgrid &g, int64_t r, int64_t j, int64_t kg, int t,
-                                          int step)
+                                          int step, const terms_cache *tc = nullptr)
 {
   const uint32_t nb = (uint32_t)g.nb, ri = (uint32_t)(r % g.nb), cj = (uint32_t)(j % g.nb);
   const int64_t ti = r / g.nb, tj = j / g.nb, mt = g.mt;
@@ -123,8 +156,10 @@ __device__ __forceinline__ int grid_terms(Sink &sink, const dgrid &g, int64_t r,
   const int64_t *ldlc = g.ldlc;
   const int32_t *rmap = g.rmap ? g.rmap + (r - g.rm0) : nullptr;
   const int64_t rmld = g.rmld, rmk = g.rmk;
+  const uint32_t cached = tc ? tc->n : 0u;
   auto l = [=](int64_t k) {
     const uint32_t tk = (uint32_t)k / nb;
+    if (tk < cached) return tc->l[tk][(int64_t)((uint32_t)k - tk * nb) * tc->ldl[tk]];
     if (lc) { // the column copy of block column tk, the row where it stands there
       const int64_t s = (int64_t)tk < rmk ? (int64_t)rmap[(int64_t)tk * rmld] : r - (int64_t)tk * nb;
       return lc[tk][s + (int64_t)((uint32_t)k - tk * nb) * ldlc[tk]];
@@ -134,6 +169,7 @@ __device__ __forceinline__ int grid_terms(Sink &sink, const dgrid &g, int64_t r,
   };
   auto u = [=](int64_t k) {
     const uint32_t tk = (uint32_t)k / nb;
+    if (!RowU && tk < cached) return tc->u[tk][(uint32_t)k - tk * nb];
     if (RowU) {
       const int64_t tu = tj + (int64_t)tk * mt;
       return a[tu][cj + ((uint32_t)k - tk * nb) * lda[tu]];

@@ -912,7 +912,10 @@ double gemm_device_resident(const Options &o, int64_t n, const double *A, const 
       std::fprintf(stderr, "exstar_dgemm_desc_insert: %s\n", exstar_last_error());
       std::exit(1);
     }
-    starpu_task_wait_for_all();
+    if (exstar_desc_wait(mats[2].desc) != EXSTAR_SUCCESS) { // C's tiles stay where they are
+      std::fprintf(stderr, "exstar_desc_wait: %s\n", exstar_last_error());
+      std::exit(1);
+    }
   };
   auto after = [&] {
     for (tiled &m : mats) {
