@@ -1,8 +1,9 @@
-/* A timeline of the tiled graphs' tasks, for measurements (EXSTAR_TRACE=FILE): every task the
- * LU's and the Cholesky's graphs submit records its codelet, step K, block column J, worker and
- * start and end times (StarPU's profiling, turned on by exstar_init when the variable is set),
- * and exstar_shutdown writes them to FILE as CSV. StarPU 1.3 built without FxT has no other
- * timeline of a multi-GPU run; bench/lu_trace.py reads the file. */
+/* A timeline of the tiled graphs' tasks, for measurements (EXSTAR_TRACE=FILE): the LU graph's
+ * panels, interchanges, U rows and updates (one process), and the Cholesky's panel tasks (J: the
+ * tile row), record their codelet, step K, block column J, worker and start and end times
+ * (StarPU's profiling, turned on by exstar_init when the variable is set), and exstar_shutdown
+ * writes them to FILE as CSV. StarPU 1.3 built without FxT has no other timeline of a multi-GPU
+ * run; bench/lu_trace.py reads the file. */
 #ifndef EXSTAR_RUNTIME_TRACE_H
 #define EXSTAR_RUNTIME_TRACE_H
 #include <cstdint>
