@@ -2,7 +2,10 @@
 """Reads an EXSTAR_TRACE timeline (runtime/trace.h) of tiled LUs and says where each run's time
 went: the panel chain (panel K, then what panel K+1 waited for), and how busy each GPU was.
 
-  python3 bench/lu_trace.py TRACE.csv[.xz] [--steps] [--panels LOG]
+  python3 bench/lu_trace.py TRACE.csv[.xz] [TRACE2.csv ...] [--steps] [--panels LOG]
+
+Several files (StarPU-MPI's TRACE.csv.<rank>, one a process) are read as one timeline; a device
+is then named file:device (-1: CPU workers).
 
 --panels LOG also reads the lines `panel trace c0=...` that EXSTAR_CUDA_PANEL_TRACE=1 writes to
 stderr (the CUDA panel kernel's own clock: its phases and its declined roundings), for the last
@@ -125,11 +128,16 @@ def main():
     if "--panels" in sys.argv:
         panels(sys.argv[sys.argv.index("--panels") + 1])
     rows = []
-    path = sys.argv[1]
-    with (io.TextIOWrapper(lzma.open(path)) if path.endswith(".xz") else open(path)) as f:
-        for r in csv.DictReader(f):
-            rows.append({"name": r["name"], "m": int(r["m"]), "K": int(r["K"]), "J": int(r["J"]),
-                         "device": int(r["device"]), "start": float(r["start_us"]), "end": float(r["end_us"])})
+    paths = []
+    for i, a in enumerate(sys.argv[1:], 1):
+        if not a.startswith("--") and sys.argv[i - 1] != "--panels":
+            paths.append(a)
+    for src, path in enumerate(paths):
+        with (io.TextIOWrapper(lzma.open(path)) if path.endswith(".xz") else open(path)) as f:
+            for r in csv.DictReader(f):
+                dev = int(r["device"]) if len(paths) == 1 else f"{src}:{r['device']}"
+                rows.append({"name": r["name"], "m": int(r["m"]), "K": int(r["K"]), "J": int(r["J"]),
+                             "device": dev, "start": float(r["start_us"]), "end": float(r["end_us"])})
     lu = [r for r in rows if r["name"].startswith("exstar_lu_")]
     for run in runs(lu):
         report(run, "--steps" in sys.argv)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace {
@@ -25,6 +26,7 @@ const char *path()
   static const char *p = getenv("EXSTAR_TRACE");
   return p && *p ? p : nullptr;
 }
+int rank = -1; // -1: one process, the file is EXSTAR_TRACE itself
 
 double us(const struct timespec &t) { return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3; }
 
@@ -55,13 +57,17 @@ void exstar_rt::trace::done(void *t)
   records.push_back(r);
 }
 
+void exstar_rt::trace::set_rank(int r) { rank = r; }
+
 void exstar_rt::trace::write()
 {
   if (!wanted()) return;
   std::lock_guard<std::mutex> g(lock);
-  FILE *f = std::fopen(path(), "w");
+  std::string name = path();
+  if (rank >= 0) name += "." + std::to_string(rank);
+  FILE *f = std::fopen(name.c_str(), "w");
   if (!f) {
-    std::fprintf(stderr, "exstar: EXSTAR_TRACE: cannot write %s\n", path());
+    std::fprintf(stderr, "exstar: EXSTAR_TRACE: cannot write %s\n", name.c_str());
     return;
   }
   std::fprintf(f, "name,m,K,J,worker,device,start_us,end_us\n");

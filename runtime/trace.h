@@ -2,7 +2,8 @@
  * panels, interchanges, U rows and updates (one process), and the Cholesky's panel tasks (J: the
  * tile row), record their codelet, step K, block column J, worker and start and end times
  * (StarPU's profiling, turned on by exstar_init when the variable is set), and exstar_shutdown
- * writes them to FILE as CSV. StarPU 1.3 built without FxT has no other timeline of a multi-GPU
+ * writes them to FILE as CSV (under StarPU-MPI each process the tasks it ran, to FILE.<rank>;
+ * the times of processes on one node share a clock). StarPU 1.3 built without FxT has no other timeline of a multi-GPU
  * run; bench/lu_trace.py reads the file. */
 #ifndef EXSTAR_RUNTIME_TRACE_H
 #define EXSTAR_RUNTIME_TRACE_H
@@ -19,6 +20,8 @@ void start();
 void *tag(int64_t m, int64_t K, int64_t J);
 /* STARPU_CALLBACK_WITH_ARG's function: records the finished task. */
 void done(void *tag);
+/* Under StarPU-MPI: this process writes FILE.<rank> (exstar_mpi_init). */
+void set_rank(int rank);
 /* Writes what was recorded to the file, and forgets it. */
 void write();
 

@@ -24,6 +24,16 @@ struct mpi_submit {
   template <class... A>
   int task(const exstar_rt::tiled_graph::place &p, starpu_codelet *cl, A... args)
   {
+    if (p.trace) { // EXSTAR_TRACE: the process that runs it records it
+      exstar_rt::tiled_graph::place q = p;
+      q.trace = nullptr;
+      return placed(q, cl, STARPU_CALLBACK_WITH_ARG_NFREE, exstar_rt::trace::done, p.trace, args...);
+    }
+    return placed(p, cl, args...);
+  }
+  template <class... A>
+  int placed(const exstar_rt::tiled_graph::place &p, starpu_codelet *cl, A... args)
+  {
     if (p.gpu) return on_node(p.rank, cl, STARPU_EXECUTE_WHERE, p.where, STARPU_TASK_WORKERIDS, p.len, p.gpu, args...);
     if (p.where) return on_node(p.rank, cl, STARPU_EXECUTE_WHERE, p.where, args...);
     return on_node(p.rank, cl, args...);

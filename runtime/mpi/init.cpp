@@ -2,6 +2,7 @@
 // configuration rules, the process grid and the tag counter shared by the drivers.
 #include "runtime/mpi/internal.h"
 #include "codelets/codelets.h"
+#include "runtime/trace.h"
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -134,6 +135,9 @@ int exstar_mpi_init(int *argc, char ***argv, const exstar_config *cfg)
   }
   mpi_started = true;
   next_tag = EXSTAR_MPI_TAG_BASE;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  exstar_rt::trace::set_rank(rank); // EXSTAR_TRACE: a file a process
   return EXSTAR_SUCCESS;
 }
 

@@ -557,6 +557,13 @@ case_mpi() {
     [ "$RC" = 0 ] && cmp -s X.mtx X_ref.mtx || fail "mpirun -np $np gesv: exit $RC, other bytes ($ERR)"
     echo "ok: mpirun -np $np getrf, gesv: byte for byte one process's output"
   done
+  # EXSTAR_TRACE under mpirun: each process writes the tasks it ran to FILE.<rank>
+  EXSTAR_TRACE=trace.csv mpi 2 getrf --backend cpu --ncpus 1 --nb 32 A.mtx -o LU.mtx --ipiv P.mtx
+  [ "$RC" = 0 ] && cmp -s LU.mtx LU_ref.mtx || fail "mpirun -np 2 getrf, traced: exit $RC ($ERR)"
+  [ -f trace.csv.0 ] && [ -f trace.csv.1 ] && [ ! -e trace.csv ] || fail "traced under mpirun: $(ls trace.csv*)"
+  [ "$(cat trace.csv.0 trace.csv.1 | grep -c '^exstar_lu_panel,150,')" = 5 ] || fail "traced under mpirun: not 5 panels"
+  echo "ok: EXSTAR_TRACE under mpirun: a file a process, 5 panels in all"
+  rm -f trace.csv.*
   # potrf: an SPD matrix (B B^T + 120 I, integers: exact), both triangles, 2 and 4 processes
   { echo "%%MatrixMarket matrix array real symmetric"; echo "60 60"
     for ((j = 0; j < 60; j++)); do for ((i = j; i < 60; i++)); do
