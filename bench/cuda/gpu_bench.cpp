@@ -591,13 +591,18 @@ double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &
                                     (uint32_t)n, (uint32_t)std::min(nb, n - I * nb), (uint32_t)w, sizeof(double));
     }
   };
+  double phase[3] = {0, 0, 0}; // the last run's: descriptor, submission, wait for the status
   auto run = [&] {
-    int s = exstar_desc_create_tiles(&desc, n, n, nb, tiles.data());
+    int s = EXSTAR_SUCCESS;
+    phase[0] = wall([&] { s = exstar_desc_create_tiles(&desc, n, n, nb, tiles.data()); });
     if (s == EXSTAR_SUCCESS)
-      s = chol    ? exstar_dpotrf_desc_insert(desc)
-          : plain ? exstar_dgetrf_plain_desc_insert(desc, ipiv.data())
-                  : exstar_dgetrf_desc_insert(desc, ipiv.data());
-    if (s == EXSTAR_SUCCESS) s = chol ? exstar_dpotrf_desc_info(desc, &info) : exstar_dgetrf_desc_info(desc, &info);
+      phase[1] = wall([&] {
+        s = chol    ? exstar_dpotrf_desc_insert(desc)
+            : plain ? exstar_dgetrf_plain_desc_insert(desc, ipiv.data())
+                    : exstar_dgetrf_desc_insert(desc, ipiv.data());
+      });
+    if (s == EXSTAR_SUCCESS)
+      phase[2] = wall([&] { s = chol ? exstar_dpotrf_desc_info(desc, &info) : exstar_dgetrf_desc_info(desc, &info); });
     if (s != EXSTAR_SUCCESS && info == 0) {
       std::fprintf(stderr, "exstar_d%s_desc_insert: %s\n", chol ? "potrf" : "getrf", exstar_last_error());
       std::exit(1);
@@ -614,6 +619,8 @@ double factor_device_resident(int64_t n, int64_t nb, const std::vector<double> &
     else *same = *same && got == want && (chol || ipiv == wantp);
   };
   const double t = time_starpu(reps, limit, prepare, run, after, nullptr);
+  std::fprintf(stderr, "#   (n=%lld nb=%lld %s%s, the last run: descriptor %.4f s, submission %.4f s, then the wait %.4f s)\n",
+               (long long)n, (long long)nb, chol ? "potrf" : "getrf", plain ? " plain" : "", phase[0], phase[1], phase[2]);
   for (double *p : dA) cudaFree(p);
   return t;
 }
