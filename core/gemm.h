@@ -25,14 +25,25 @@
  * (each rest rounds by at most 2^-53 of itself, 2^-105 sigma; each addition into R by 2^-53 of
  * the partial sum, at most t 2^-52 sigma after t terms: k 2^-105 + k(k+1)/2 2^-105 = k(k+3)
  * 2^-106 of sigma; the factor 1 + k 2^-50 takes the second-order terms and E's own roundings;
- * subnormal roundings by at most 2^-1075 each). This is Rump-Ogita-Oishi's ExtractScalar with
+ * subnormal roundings by at most 2^-1075 each): exstar_gemm_bound_unfolded.
+ * The k^2 is R's own recursive sum. A loop that FOLDS R into S after every EXSTAR_GEMM_FOLD-th
+ * term (exstar_gemm_fold: t = S + R, q = t - S, S = t, R -= q; all exact: t and S are multiples
+ * of 2^-53 sigma near each other, and R - q is the rounding error of S + R) restarts R below
+ * 2^-52 sigma, so a run of f <= F terms after a fold adds at most f(f+3)/2 2^-105 sigma and
+ * E = k(F+5) 2^-106 sigma (1 + k 2^-50) + k 2^-1074 (or the unfolded k(k+3), also valid: a
+ * partial R after t terms is still at most t 2^-52 sigma):
+ * exstar_gemm_bound, 14x below the unfolded bound at k = 512 for 3 more operations per F terms.
+ * The folds sit after the terms l = F-1, 2F-1, ... (l < k) of an entry's own sequence, so they
+ * are part of the bits: every back end's folding loop folds there (a tile of terms that
+ * resumes S and R starts at a multiple of F). This is Rump-Ogita-Oishi's ExtractScalar with
  * the split constant fixed per entry, fused with the product's FMA, and the running sum itself
  * as the extractor: the constant's own subtraction and the addition into S become one FMA.
  * q depends on the running sum, so S's digits below the rest and R depend on the terms' order:
  * every back end takes an entry's terms in the order l = 0, 1, ... (a tile of terms, then the
  * next), so that they hold the same S and R bit for bit (tests compare the states); a kernel
- * that splits an entry's terms (the GPU's warp retry) sums the parts' exact S as any order
- * allows and stays within E.
+ * that splits an entry's terms (the GPU's warp retry, which does not fold) sums the parts'
+ * exact S as any order allows and stays within the unfolded E. (A fold moves R, at most
+ * (F+1) 2^-52 sigma, into S: S stays within the d above.)
  * A NaN or inf factor, or a sigma out of range (exstar_gemm_sigma returns NaN), makes S or R
  * non-finite: the check declines and the repair applies the IEEE rules.
  *
@@ -112,7 +123,8 @@ EXSTAR_FN double exstar_gemm_run_begin(double S0, double sigma) { return S0 + 1.
 EXSTAR_FN double exstar_gemm_run_end(double S, double sigma) { return S - 1.5 * sigma; }
 
 /* One term of the fast path into the running sum S and the rests' sum R. Kernels may inline
- * the same four operations in their own registers, in the same order of the terms. */
+ * the same four operations in their own registers, in the same order of the terms (and the
+ * folds, exstar_gemm_fold, at the same terms). */
 EXSTAR_FN void exstar_gemm_term(double a, double b, double *S, double *R)
 {
   const double t = fma(a, b, *S);
@@ -121,12 +133,37 @@ EXSTAR_FN void exstar_gemm_term(double a, double b, double *S, double *R)
   *R += fma(a, b, -q);
 }
 
-/* E for k terms under sigma (NaN when sigma is). The factor 1 + k 2^-50 (k < 2^31) covers the
- * second-order terms of the bound and the roundings of this product. */
-EXSTAR_FN double exstar_gemm_bound(exstar_i64 k, double sigma)
+/* R folds into S after every EXSTAR_GEMM_FOLD-th term of a folding loop (see the top). */
+#define EXSTAR_GEMM_FOLD 32
+
+/* The fold: S + R unchanged, exactly; |R| <= 2^-52 sigma after it. */
+EXSTAR_FN void exstar_gemm_fold(double *S, double *R)
+{
+  const double t = *S + *R;
+  const double q = t - *S;
+  *S = t;
+  *R -= q;
+}
+
+/* 1 when a folding loop folds after term l (0-based) of an entry's k terms. */
+EXSTAR_FN int exstar_gemm_folds_after(exstar_i64 l) { return (l + 1) % EXSTAR_GEMM_FOLD == 0; }
+
+/* E for k terms under sigma (NaN when sigma is), any order and any split of the terms without
+ * folds. The factor 1 + k 2^-50 (k < 2^31) covers the second-order terms of the bound and the
+ * roundings of this product. */
+EXSTAR_FN double exstar_gemm_bound_unfolded(exstar_i64 k, double sigma)
 {
   const double kd = (double)k;
   return (kd * (kd + 3.0)) * 0x1p-106 * sigma * (1.0 + kd * 0x1p-50) + kd * 0x1p-1074;
+}
+
+/* E for k terms of a folding loop (at most EXSTAR_GEMM_FOLD terms between folds; the unfolded
+ * bound holds too, and is the smaller one up to F + 2 terms). */
+EXSTAR_FN double exstar_gemm_bound(exstar_i64 k, double sigma)
+{
+  if (k <= EXSTAR_GEMM_FOLD + 2) return exstar_gemm_bound_unfolded(k, sigma);
+  const double kd = (double)k;
+  return (kd * (EXSTAR_GEMM_FOLD + 5.0)) * 0x1p-106 * sigma * (1.0 + kd * 0x1p-50) + kd * 0x1p-1074;
 }
 
 /* The bounded double-double of S + R within E (sign -1 negates it, exactly). */

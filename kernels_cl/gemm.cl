@@ -28,7 +28,10 @@ EXSTAR_FN void exstar_cl_entry_sums(long k, __global const double *A, long fa, l
   const double sigma = exstar_gemm_sigma(exstar_cl_line_exp(A, fa, sa, k), exstar_cl_line_exp(B, fb, sb, k),
                                          exstar_gemm_count_exp(k));
   double s = exstar_gemm_run_begin(0.0, sigma), r = 0.0;
-  for (long l = 0; l < k; ++l) exstar_gemm_term(A[fa + l * sa], B[fb + l * sb], &s, &r);
+  for (long l = 0; l < k; ++l) {
+    exstar_gemm_term(A[fa + l * sa], B[fb + l * sb], &s, &r);
+    if (exstar_gemm_folds_after(l)) exstar_gemm_fold(&s, &r);
+  }
   *S = exstar_gemm_run_end(s, sigma);
   *R = r;
   *E = exstar_gemm_bound(k, sigma);

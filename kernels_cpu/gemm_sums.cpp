@@ -28,6 +28,7 @@ constexpr int MR = 4, NR = 4;
 // in L3. NC is large so that each block of op(A) is packed once per KC step, not once per 128
 // columns (2-core EPYC, n = 2048: packing op(A) 16 times took a quarter of the time).
 constexpr int64_t MC = 128, NC = 4096, KC = 256;
+static_assert(KC % EXSTAR_GEMM_FOLD == 0, "a block of terms starts at a fold");
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -168,6 +169,12 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
         R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
       }
     }
+    if (exstar_gemm_folds_after(l))
+      for (int x = 0; x < RV * NR; ++x) { // exstar_gemm_fold
+        const vec::T t = vec::add(S[x], R[x]);
+        R[x] = vec::sub(R[x], vec::sub(t, S[x]));
+        S[x] = t;
+      }
   }
   // exstar_gemm_run_end: S - 1.5 sigma, exact
   for (int x = 0; x < RV * NR; ++x) {
@@ -179,9 +186,12 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
 void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
 {
   for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_begin(s[x], g[x]);
-  for (int64_t l = 0; l < kc; ++l)
+  for (int64_t l = 0; l < kc; ++l) {
     for (int c = 0; c < NR; ++c)
       for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], &s[c * MR + q], &r[c * MR + q]);
+    if (exstar_gemm_folds_after(l))
+      for (int x = 0; x < MR * NR; ++x) exstar_gemm_fold(&s[x], &r[x]);
+  }
   for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_end(s[x], g[x]);
 }
 #endif

@@ -167,7 +167,7 @@ void sums_n(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs
     // σ_r held for every term: the row's largest |a| within the guess (NaN, inf: no)
     const bool held = exstar_exp_above(at(r, 3)) <= ea[(size_t)r];
     out.S[(size_t)r] = exstar_gemm_run_end(at(r, 1), at(r, 0)), out.R[(size_t)r] = at(r, 2);
-    out.E[(size_t)r] = held ? exstar_gemm_bound(n, at(r, 0)) : exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+    out.E[(size_t)r] = held ? exstar_gemm_bound_unfolded(n, at(r, 0)) : exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
   }
 }
 
@@ -288,7 +288,7 @@ void sums_t(int64_t m, int64_t n, const double *A, int64_t lda, const double *xs
       // NaN in M (fmax drops it; then S is NaN), inf: exp NONFINITE > ea
       const bool held = exstar_exp_above(M[k]) <= ea[k];
       out.S[(size_t)(j0 + k)] = S[k], out.R[(size_t)(j0 + k)] = R[k];
-      out.E[(size_t)(j0 + k)] = held ? exstar_gemm_bound(m, sig[k]) : exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
+      out.E[(size_t)(j0 + k)] = held ? exstar_gemm_bound_unfolded(m, sig[k]) : exstar_from_bits(EXSTAR_U64(0x7ff8000000000000));
     }
   }
 }

@@ -233,6 +233,12 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
           S[r][c] = t;
           R[r][c] += fma(a[r], b[c], -q);
         }
+      constexpr int kFold = BK < EXSTAR_GEMM_FOLD ? BK : EXSTAR_GEMM_FOLD;
+      if ((kk + 1) % kFold == 0 && kt * BK + kk < k && exstar_gemm_folds_after(kt * BK + kk))
+#pragma unroll
+        for (int r = 0; r < TM; ++r)
+#pragma unroll
+          for (int c = 0; c < TN; ++c) exstar_gemm_fold(&S[r][c], &R[r][c]);
     }
   }
   cp_async_wait<0>();
@@ -368,7 +374,7 @@ __device__ __forceinline__ int retry_entry(const repair_args &a, int64_t i, int6
   if (lane == 0) {
     const double cin = a.beta != 0.0 ? *cp : 0.0;
     double y;
-    ok = exstar_gemm_finish_fast(S, R, exstar_gemm_bound(a.k, sigma), a.alpha, a.beta, cin, &y);
+    ok = exstar_gemm_finish_fast(S, R, exstar_gemm_bound_unfolded(a.k, sigma), a.alpha, a.beta, cin, &y);
     if (ok) *cp = y;
   }
   return __shfl_sync(kFull, ok, 0);
