@@ -16,7 +16,8 @@ its worker launched it, or, when the worker already had a task in flight (StarPU
 pipeline), when that one ended: the durations of pipelined tasks are not their kernels' times,
 but the chain's points (a panel's end, the next panel's start) are.
 
-A run starts at a panel of step 0. For each step K the chain is: panel K (on the GPU of block
+A run starts at a panel of step 0, or at the states' initialization before it (the exact LU's
+tasks of step 2^20 - 1, reported apart as `setup`). For each step K the chain is: panel K (on the GPU of block
 column K) -> the tasks of block column K+1 at step K (interchanges, U row, update), the last of
 which ends at `ready` -> panel K+1 starts. `wait` = panel K+1's start - ready (transfers of L's
 column copy, task hand-off); `col` = ready - panel K's end (column K+1's own tasks of step K)."""
@@ -28,16 +29,30 @@ import sys
 from collections import defaultdict
 
 
+SETUP = (1 << 20) - 1  # the step of the tasks before step 0 (runtime/trace.h: the states' init)
+
+
 def runs(rows):
+    """A run starts at its panel of step 0; its setup tasks (which may run on beside its first
+    steps) belong to the first run that ends after they start (runs follow one another)."""
     rows = sorted(rows, key=lambda r: r["start"])
-    cur = []
+    out, cur = [], []
     for r in rows:
+        if r["K"] == SETUP:
+            continue
         if r["name"].endswith("panel") and r["K"] == 0 and cur:
-            yield cur
+            out.append(cur)
             cur = []
         cur.append(r)
     if cur:
-        yield cur
+        out.append(cur)
+    ends = [max(t["end"] for t in run) for run in out]
+    for r in rows:
+        if r["K"] == SETUP:
+            i = next((i for i, e in enumerate(ends) if e >= r["start"]), None)
+            if i is not None:
+                out[i].append(r)
+    return out
 
 
 def union(iv):
@@ -69,8 +84,14 @@ def report(run, steps):
     print("  task time by codelet (sum, ms): " + ", ".join(f"{k}: {v:.0f}" for k, v in sorted(kinds.items())))
     panels = {r["K"]: r for r in run if r["name"].endswith("panel")}
     col = defaultdict(list)  # (K, J) -> tasks of block column J at step K
+    setup = [r for r in run if r["K"] == SETUP]
+    if setup and panels:
+        first_col = [r["end"] for r in setup if r["J"] == min(panels)]
+        print(f"  setup: {len(setup)} state init tasks, {(max(r['end'] for r in setup) - t0) / 1e3:.1f} ms in all; "
+              f"block column {min(panels)}'s done at {(max(first_col, default=t0) - t0) / 1e3:.1f} ms, "
+              f"panel {min(panels)} starts at {(panels[min(panels)]['start'] - t0) / 1e3:.1f} ms")
     for r in run:
-        if not r["name"].endswith("panel"):
+        if not r["name"].endswith("panel") and r["K"] != SETUP:
             col[(r["K"], r["J"])].append(r)
     tp = tc = tw = 0.0
     first = panels[min(panels)]["start"] - t0 if panels else 0
@@ -138,7 +159,7 @@ def main():
                 dev = int(r["device"]) if len(paths) == 1 else f"{src}:{r['device']}"
                 rows.append({"name": r["name"], "m": int(r["m"]), "K": int(r["K"]), "J": int(r["J"]),
                              "device": dev, "start": float(r["start_us"]), "end": float(r["end_us"])})
-    lu = [r for r in rows if r["name"].startswith("exstar_lu_")]
+    lu = [r for r in rows if r["name"].startswith("exstar_lu_") or r["K"] == SETUP]
     for run in runs(lu):
         report(run, "--steps" in sys.argv)
     return 0

@@ -139,7 +139,8 @@ int init_states(Submit &ins, const char *who, const tiled_desc &d)
       std::memset(&a, 0, sizeof a);
       a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb), a.is = I * d.nb;
       // on the owner of the block column's states
-      int ret = ins.task(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_init_cl)),
+      int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_init_cl)), d,
+                                trace::kSetup, J),
                          &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(J), STARPU_VALUE, &a, sizeof a,
                          STARPU_NAME, "exstar_state_init");
       if (ret != 0) return submit_status(ret, who);
