@@ -153,24 +153,29 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
     S[x] = vec::fmadd(vec::load(g + W * x), h, vec::load(s + W * x));
     R[x] = vec::load(r + W * x);
   }
-  for (int64_t l = 0; l < kc; ++l) {
-    vec::T a[RV];
+  // runs of EXSTAR_GEMM_FOLD terms (kc's blocks start at multiples of it), R folded into S
+  // after each whole run (exstar_gemm_fold)
+  for (int64_t l0 = 0; l0 < kc; l0 += EXSTAR_GEMM_FOLD) {
+    const int64_t l1 = min64(kc, l0 + EXSTAR_GEMM_FOLD);
+    for (int64_t l = l0; l < l1; ++l) {
+      vec::T a[RV];
 #pragma GCC unroll 2
-    for (int v = 0; v < RV; ++v) a[v] = vec::load(ap + l * MR + v * W);
+      for (int v = 0; v < RV; ++v) a[v] = vec::load(ap + l * MR + v * W);
 #pragma GCC unroll 4
-    for (int c = 0; c < NR; ++c) {
-      const vec::T b = vec::set1(bp + l * NR + c);
+      for (int c = 0; c < NR; ++c) {
+        const vec::T b = vec::set1(bp + l * NR + c);
 #pragma GCC unroll 2
-      for (int v = 0; v < RV; ++v) {
-        const int x = c * RV + v;
-        const vec::T t = vec::fmadd(a[v], b, S[x]);
-        const vec::T q = vec::sub(t, S[x]);
-        S[x] = t;
-        R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
+        for (int v = 0; v < RV; ++v) {
+          const int x = c * RV + v;
+          const vec::T t = vec::fmadd(a[v], b, S[x]);
+          const vec::T q = vec::sub(t, S[x]);
+          S[x] = t;
+          R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
+        }
       }
     }
-    if (exstar_gemm_folds_after(l))
-      for (int x = 0; x < RV * NR; ++x) { // exstar_gemm_fold
+    if (l1 - l0 == EXSTAR_GEMM_FOLD)
+      for (int x = 0; x < RV * NR; ++x) {
         const vec::T t = vec::add(S[x], R[x]);
         R[x] = vec::sub(R[x], vec::sub(t, S[x]));
         S[x] = t;
