@@ -95,6 +95,79 @@ static void state_init_opencl(void *buffers[], void *cl_arg)
 
 EXSTAR_CODELET(state_init, 2, STARPU_R, STARPU_RW);
 
+// ---- st := the tiles stacked (exstar_state_init_tiles_args): tile t's rows go to the state's
+// rows from the sum of the rows of the tiles before it ----
+static void state_init_tiles_cpu(void *buffers[], void *cl_arg)
+{
+  exstar_state_init_tiles_args a;
+  starpu_codelet_unpack_args(cl_arg, &a);
+  void *st = buffers[a.count];
+  int64_t row = 0;
+  for (int64_t t = 0; t < a.count; ++t) {
+    const int64_t m = (int64_t)STARPU_MATRIX_GET_NX(buffers[t]), n = (int64_t)STARPU_MATRIX_GET_NY(buffers[t]);
+    exstar_cpu_gemm_state_init(m, n, (const double *)STARPU_MATRIX_GET_PTR(buffers[t]), 0, exstar_mat_ld(buffers[t]),
+                               state_ptr(st), exstar_mat_off(st, row, 0), exstar_mat_ld(st));
+    row += m;
+  }
+}
+
+#ifdef EXSTAR_L3_CUDA
+static void state_init_tiles_cuda(void *buffers[], void *cl_arg)
+{
+  exstar_state_init_tiles_args a;
+  starpu_codelet_unpack_args(cl_arg, &a);
+  void *st = buffers[a.count];
+  int64_t row = 0;
+  int e = 0;
+  for (int64_t t = 0; t < a.count && e == 0; ++t) {
+    const int64_t m = (int64_t)STARPU_MATRIX_GET_NX(buffers[t]), n = (int64_t)STARPU_MATRIX_GET_NY(buffers[t]);
+    e = exstar_cuda_gemm_state_init(m, n, (const double *)STARPU_MATRIX_GET_PTR(buffers[t]), 0, exstar_mat_ld(buffers[t]),
+                                    state_ptr(st), exstar_mat_off(st, row, 0), exstar_mat_ld(st),
+                                    starpu_cuda_get_local_stream());
+    row += m;
+  }
+  exstar_codelet_cuda_check(e, "exstar_state_init_tiles");
+}
+#endif
+
+#ifdef EXSTAR_L3_OPENCL
+static void state_init_tiles_opencl(void *buffers[], void *cl_arg)
+{
+  exstar_state_init_tiles_args a;
+  starpu_codelet_unpack_args(cl_arg, &a);
+  cl_command_queue q;
+  exstar_cl_gemm_kernels *k = exstar_codelet_cl_gemm_kernels(&q);
+  if (!k) return;
+  void *st = buffers[a.count];
+  int64_t row = 0;
+  cl_int e = CL_SUCCESS;
+  for (int64_t t = 0; t < a.count && e == CL_SUCCESS; ++t) {
+    const int64_t m = (int64_t)STARPU_MATRIX_GET_NX(buffers[t]), n = (int64_t)STARPU_MATRIX_GET_NY(buffers[t]);
+    e = exstar_cl_gemm_state_init(q, k, m, n, exstar_mat_mem(buffers[t]), exstar_mat_cl_off(buffers[t], 0, 0),
+                                  exstar_mat_ld(buffers[t]), exstar_mat_mem(st), exstar_mat_cl_off(st, row, 0),
+                                  exstar_mat_ld(st));
+    row += m;
+  }
+  exstar_codelet_cl_finish(q, e, "exstar_state_init_tiles");
+}
+#endif
+
+static struct starpu_perfmodel state_init_tiles_model;
+
+struct starpu_codelet exstar_state_init_tiles_cl = [] {
+  state_init_tiles_model.type = STARPU_HISTORY_BASED;
+  state_init_tiles_model.symbol = "exstar_state_init_tiles";
+  struct starpu_codelet cl;
+  starpu_codelet_init(&cl);
+  cl.cpu_funcs[0] = exstar_cpu_guarded<state_init_tiles_cpu>;
+  EXSTAR_CUDA_FUNC(cl, state_init_tiles_cuda);
+  EXSTAR_OPENCL_FUNC(cl, state_init_tiles_opencl);
+  cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
+  cl.model = &state_init_tiles_model;
+  cl.name = "exstar_state_init_tiles";
+  return cl;
+}();
+
 // ---- C := RN(st) where proven; mask marks the declined entries (exstar_state_args) ----
 static unsigned char *mask_ptr(void *buffers[], int nbuf)
 {

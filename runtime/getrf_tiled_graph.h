@@ -130,21 +130,25 @@ struct tiled_task {
   }
 };
 
+// The states of block column J from its tiles: one task a block column (W: the tiles cover the
+// whole state, so StarPU neither zeroes it first nor orders it after anything). A task a tile
+// serialized the column's mt tasks on its state's handle: on a GPU each waited for the one
+// before (measured, one H200, n = 32768: panel 0 started 73-92 ms after the first).
 template <class Submit>
 int init_states(Submit &ins, const char *who, const tiled_desc &d)
 {
-  for (int64_t J = 0; J < d.nt; ++J)
-    for (int64_t I = 0; I < d.mt; ++I) {
-      exstar_state_args a;
-      std::memset(&a, 0, sizeof a);
-      a.m = min64(d.nb, d.m - I * d.nb), a.n = min64(d.nb, d.n - J * d.nb), a.is = I * d.nb;
-      // on the owner of the block column's states
-      int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_init_cl)), d,
-                                trace::kSetup, J),
-                         &exstar_state_init_cl, STARPU_R, d.tile(I, J), STARPU_RW, d.state(J), STARPU_VALUE, &a, sizeof a,
-                         STARPU_NAME, "exstar_state_init");
-      if (ret != 0) return submit_status(ret, who);
-    }
+  std::vector<starpu_data_descr> descr((size_t)d.mt + 1);
+  for (int64_t J = 0; J < d.nt; ++J) {
+    for (int64_t I = 0; I < d.mt; ++I) descr[(size_t)I].handle = d.tile(I, J), descr[(size_t)I].mode = STARPU_R;
+    descr[(size_t)d.mt].handle = d.state(J), descr[(size_t)d.mt].mode = STARPU_W;
+    exstar_state_init_tiles_args a{d.mt};
+    // on the owner of the block column's states
+    const unsigned long long where = gpu_only(d, exstar_state_init_tiles_cl);
+    int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), where), d, trace::kSetup, J),
+                       &exstar_state_init_tiles_cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_VALUE,
+                       &a, sizeof a, STARPU_NAME, "exstar_state_init");
+    if (ret != 0) return submit_status(ret, who);
+  }
   return EXSTAR_SUCCESS;
 }
 

@@ -136,6 +136,15 @@ struct exstar_state_args {
   int64_t js; /**< column of the block in the state buffer */
 };
 extern struct starpu_codelet exstar_state_init_cl;  /**< R C, RW st: st := C */
+/** Arguments of exstar_state_init_tiles_cl (one STARPU_VALUE). Its buffers (a variable number,
+ * modes given by the task: STARPU_DATA_MODE_ARRAY) are `count` matrix tiles stacked top to
+ * bottom (R), then the state (W or RW) of their rows and columns: the state's rows from the
+ * first tile's on take each tile's values, one task for a block column (a task a tile
+ * serializes on the state's handle). */
+struct exstar_state_init_tiles_args {
+  int64_t count; /**< tiles, >= 1; the state is buffer `count` */
+};
+extern struct starpu_codelet exstar_state_init_tiles_cl; /**< count x R C, W st: st := the tiles */
 extern struct starpu_codelet exstar_state_round_cl; /**< R st, RW C, W mask: C := RN(st) where proven */
 extern struct starpu_codelet exstar_state_round_nomask_cl; /**< R st, RW C: the same without a mask */
 extern struct starpu_codelet exstar_state_zero_cl;  /**< W st: every entry 0 (a state handle's init method) */

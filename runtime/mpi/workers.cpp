@@ -58,7 +58,7 @@ std::string lacking(bool plain)
                                                   &exstar_lu_laswp_host_cl, &exstar_lu_plain_gemm_cl,
                                                   &exstar_lu_plain_gemm_col_cl}
             : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_lu_laswp_cl,
-                                                  &exstar_lu_laswp_host_cl, &exstar_state_init_cl,
+                                                  &exstar_lu_laswp_host_cl, &exstar_state_init_tiles_cl,
                                                   &exstar_state_gemm_cl};
   return first_without_worker(others);
 }
