@@ -70,20 +70,6 @@ void gemm_tiles_opencl(void *buffers[], void *cl_arg)
 }
 #endif
 
-struct starpu_perfmodel gemm_tiles_model;
-
 } // namespace
 
-struct starpu_codelet exstar_gemm_tiles_cl = [] {
-  gemm_tiles_model.type = STARPU_HISTORY_BASED;
-  gemm_tiles_model.symbol = "exstar_gemm_tiles";
-  struct starpu_codelet cl;
-  starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = exstar_cpu_guarded<gemm_tiles_cpu>;
-  EXSTAR_CUDA_FUNC(cl, gemm_tiles_cuda);
-  EXSTAR_OPENCL_FUNC(cl, gemm_tiles_opencl);
-  cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
-  cl.model = &gemm_tiles_model;
-  cl.name = "exstar_gemm_tiles";
-  return cl;
-}();
+EXSTAR_CODELET_VARIABLE(gemm_tiles);

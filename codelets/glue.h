@@ -104,6 +104,24 @@ template <class Launch> void exstar_codelet_cuda_run(const char *what, Launch la
     return cl;                                                                              \
   }()
 
+/* The codelet exstar_<op>_cl of a variable number of buffers (their modes given by each task,
+ * STARPU_DATA_MODE_ARRAY), on the functions <op>_cpu, <op>_cuda, <op>_opencl. */
+#define EXSTAR_CODELET_VARIABLE(op)                                                         \
+  static struct starpu_perfmodel exstar_##op##_model;                                       \
+  struct starpu_codelet exstar_##op##_cl = [] {                                             \
+    exstar_##op##_model.type = STARPU_HISTORY_BASED;                                        \
+    exstar_##op##_model.symbol = "exstar_" #op;                                             \
+    struct starpu_codelet cl;                                                               \
+    starpu_codelet_init(&cl);                                                               \
+    cl.cpu_funcs[0] = exstar_cpu_guarded<op##_cpu>;                                         \
+    EXSTAR_CUDA_FUNC(cl, op##_cuda);                                                        \
+    EXSTAR_OPENCL_FUNC(cl, op##_opencl);                                                    \
+    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;                                                 \
+    cl.model = &exstar_##op##_model;                                                        \
+    cl.name = "exstar_" #op;                                                                \
+    return cl;                                                                              \
+  }()
+
 /* Buffer accessors shared by the codelet files. */
 static inline double *exstar_vec_ptr(void *buf) { return (double *)STARPU_VECTOR_GET_PTR(buf); }
 static inline long long *exstar_acc_ptr(void *buf) { return (long long *)STARPU_VECTOR_GET_PTR(buf); }

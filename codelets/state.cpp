@@ -152,21 +152,7 @@ static void state_init_tiles_opencl(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel state_init_tiles_model;
-
-struct starpu_codelet exstar_state_init_tiles_cl = [] {
-  state_init_tiles_model.type = STARPU_HISTORY_BASED;
-  state_init_tiles_model.symbol = "exstar_state_init_tiles";
-  struct starpu_codelet cl;
-  starpu_codelet_init(&cl);
-  cl.cpu_funcs[0] = exstar_cpu_guarded<state_init_tiles_cpu>;
-  EXSTAR_CUDA_FUNC(cl, state_init_tiles_cuda);
-  EXSTAR_OPENCL_FUNC(cl, state_init_tiles_opencl);
-  cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
-  cl.model = &state_init_tiles_model;
-  cl.name = "exstar_state_init_tiles";
-  return cl;
-}();
+EXSTAR_CODELET_VARIABLE(state_init_tiles);
 
 // ---- C := RN(st) where proven; mask marks the declined entries (exstar_state_args) ----
 static unsigned char *mask_ptr(void *buffers[], int nbuf)
