@@ -252,6 +252,39 @@ TEST_CASE("the GEMM-accumulate state through StarPU: split sums round to the gem
   CHECK(declined <= (int64_t)got.size() / 100);
 }
 
+TEST_CASE("a state initialized from stacked tiles by one task holds the tiles' values", "[state]")
+{
+  session s("eager");
+  Rng rng(20261128);
+  const int rows[3] = {7, 7, 5}, m = 19, n = 6;
+  std::vector<double> C = gen_uniform(m * n, rng), D((size_t)m * n, 0.0);
+  std::vector<starpu_data_handle_t> tiles;
+  for (int t = 0, r0 = 0; t < 3; r0 += rows[t++]) {
+    starpu_data_handle_t h;
+    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)(C.data() + r0), (uint32_t)m, (uint32_t)rows[t],
+                                (uint32_t)n, sizeof(double));
+    tiles.push_back(h);
+  }
+  starpu_data_handle_t st, hD = reg(D, m, m, n), mask;
+  REQUIRE(exstar_state_register(&st, m, n) == EXSTAR_SUCCESS);
+  std::vector<unsigned char> maskv((size_t)m * n, 9);
+  starpu_vector_data_register(&mask, STARPU_MAIN_RAM, (uintptr_t)maskv.data(), (uint32_t)maskv.size(), 1);
+  std::vector<starpu_data_descr> descr;
+  for (starpu_data_handle_t h : tiles) descr.push_back(starpu_data_descr{h, STARPU_R});
+  descr.push_back(starpu_data_descr{st, STARPU_W});
+  exstar_state_init_tiles_args a{3};
+  REQUIRE(starpu_task_insert(&exstar_state_init_tiles_cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
+                             STARPU_VALUE, &a, sizeof a, 0) == 0);
+  REQUIRE(exstar_state_round_insert(m, n, st, 0, 0, hD, 0, 0, mask) == EXSTAR_SUCCESS);
+  for (starpu_data_handle_t h : {mask, st, hD}) starpu_data_unregister(h);
+  for (starpu_data_handle_t h : tiles) starpu_data_unregister(h);
+  for (size_t x = 0; x < C.size(); ++x) {
+    INFO("entry " << x);
+    CHECK(maskv[x] == 0);
+    CHECK(same_bits(D[x], C[x]));
+  }
+}
+
 TEST_CASE("Level 3 rejects bad arguments before submitting", "[gemm][trsm][args]")
 {
   session s("eager");
