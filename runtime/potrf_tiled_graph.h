@@ -114,17 +114,16 @@ inline tiled_graph::place on(const chol_desc &c, int64_t I, int64_t J, const sta
   return tiled_graph::of_column(c.d, I, c.d.ranks.empty() ? -1 : c.d.rank(I, J), tiled_graph::gpu_only(c.d, cl));
 }
 
-// The states of the lower tiles := the tiles (one exact term each).
+// The states of the lower tiles := the tiles (one exact term each). W: the tile covers its
+// state, so StarPU does not zero the state first.
 template <class Submit>
 int init_states(Submit &ins, const char *who, const chol_desc &c)
 {
+  const exstar_state_init_tiles_args a{1};
   for (int64_t J = 0; J < c.d.nt; ++J)
     for (int64_t I = J; I < c.d.mt; ++I) {
-      exstar_state_args a;
-      std::memset(&a, 0, sizeof a);
-      a.m = c.rows(I), a.n = c.rows(J);
-      int ret = ins.task(on(c, I, J, exstar_state_init_cl), &exstar_state_init_cl, STARPU_R, c.d.tile(I, J), STARPU_RW,
-                         c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
+      int ret = ins.task(on(c, I, J, exstar_state_init_tiles_cl), &exstar_state_init_tiles_cl, STARPU_R, c.d.tile(I, J),
+                         STARPU_W, c.state(I, J), STARPU_VALUE, &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
       if (ret != 0) return submit_status(ret, who);
     }
   return EXSTAR_SUCCESS;

@@ -72,7 +72,7 @@ std::string lacking_potrf(bool plain)
   const std::vector<const starpu_codelet *> others =
       plain ? std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl,
                                                   &exstar_potrf_plain_update_cl}
-            : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_state_init_cl,
+            : std::vector<const starpu_codelet *>{&exstar_matrix_copy_cl, &exstar_vector_copy_cl, &exstar_state_init_tiles_cl,
                                                   &exstar_state_gemm_cl};
   return first_without_worker(others);
 }
