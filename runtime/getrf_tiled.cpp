@@ -112,14 +112,35 @@ void tiled_desc::add_copies()
   }
 }
 
+// Each GPU's mask split into its lowest worker (the chain's) and the others; false (nothing
+// split) when a GPU has a single worker.
+static bool split_masks(const std::vector<std::vector<uint32_t>> &all, std::vector<std::vector<uint32_t>> &chain,
+                        std::vector<std::vector<uint32_t>> &rest)
+{
+  chain.clear(), rest.clear();
+  for (const std::vector<uint32_t> &m : all) {
+    std::vector<uint32_t> first(m.size(), 0u), others = m;
+    size_t w = 0;
+    while (w < m.size() && !m[w]) ++w;
+    if (w < m.size()) first[w] = m[w] & (0u - m[w]), others[w] = m[w] & ~first[w]; // the lowest worker
+    bool more = false;
+    for (uint32_t x : others) more = more || x;
+    if (w == m.size() || !more) return chain.clear(), rest.clear(), false;
+    chain.push_back(first), rest.push_back(others);
+  }
+  return true;
+}
+
 void tiled_desc::place_on_gpus(bool plain)
 {
-  gpu_masks.clear();
+  gpu_masks.clear(), chain_masks.clear(), rest_masks.clear();
   const bool cuda = plain ? exstar_lu_plain_panel_cl.cuda_funcs[0] && exstar_lu_plain_urow_cl.cuda_funcs[0] &&
                                 exstar_lu_plain_gemm_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0]
                           : panel_where == STARPU_CUDA;
   if (!cuda) return;
   gpu_masks = gpu_worker_masks();
+  const char *v = getenv("EXSTAR_CUDA_CHAIN_WORKER");
+  if (v && v[0] == '1' && !gpu_masks.empty() && split_masks(gpu_masks, chain_masks, rest_masks)) return;
   if (gpu_masks.size() < 2) gpu_masks.clear(); // one GPU: StarPU's choice is the same
 }
 

@@ -23,6 +23,11 @@ struct tiled_desc {
    * states stay where they are and only L's columns and the pivots travel. Empty: one GPU or
    * none (StarPU places every task). */
   std::vector<std::vector<uint32_t>> gpu_masks;
+  /* EXSTAR_CUDA_CHAIN_WORKER=1 (for measurements): each GPU's first worker takes only the
+   * critical path's tasks (the panels, block column K+1's at step K: chain_masks), the others
+   * the rest (rest_masks), so that the chain never waits for a worker whose pipeline is full of
+   * long updates; also on one GPU. Empty: off, or a GPU with one worker. */
+  std::vector<std::vector<uint32_t>> chain_masks, rest_masks;
   int64_t gpu_div = 1; /* block column J runs on GPU (J / gpu_div) mod gpus (a process's columns
                           are every Q-th under StarPU-MPI) */
   /* The factorization's status (exstar_lu_check_cl: NaN/inf seen, first zero on U's diagonal),
@@ -62,11 +67,13 @@ struct tiled_desc {
   /* Fills gpu_masks when there are several GPUs and the graph's tasks run on them (plain: the
    * plain graph's codelets), else leaves it empty. */
   void place_on_gpus(bool plain);
-  /* Where the tasks of block column J run (gpu_masks), as STARPU_TASK_WORKERIDS wants it. */
-  const uint32_t *gpu_mask(int64_t J, unsigned *len) const
+  /* Where the tasks of block column J run (gpu_masks; chain_masks or rest_masks when they are
+   * split, by `chain`), as STARPU_TASK_WORKERIDS wants it. */
+  const uint32_t *gpu_mask(int64_t J, unsigned *len, bool chain = false) const
   {
-    if (gpu_masks.empty()) return *len = 0, nullptr;
-    const std::vector<uint32_t> &w = gpu_masks[(size_t)((J / gpu_div) % (int64_t)gpu_masks.size())];
+    const std::vector<std::vector<uint32_t>> &m = chain_masks.empty() ? gpu_masks : chain ? chain_masks : rest_masks;
+    if (m.empty()) return *len = 0, nullptr;
+    const std::vector<uint32_t> &w = m[(size_t)((J / gpu_div) % (int64_t)m.size())];
     return *len = (unsigned)w.size(), w.data();
   }
   /* Unregisters it (waits for its tasks) and frees status_buf. */

@@ -61,11 +61,12 @@ inline place traced(place p, const tiled_desc &d, int64_t K, int64_t J)
 }
 
 // The place of a task of block column J (a panel: J = K) on rank `rank`: the workers of its GPU
-// when the descriptor spreads block columns over GPUs, else `where`.
-inline place of_column(const tiled_desc &d, int64_t J, int rank, unsigned long long where)
+// when the descriptor spreads block columns over GPUs (its chain worker for a task above the
+// default priority, the critical path, when tiled_desc::chain_masks splits them), else `where`.
+inline place of_column(const tiled_desc &d, int64_t J, int rank, unsigned long long where, int prio = STARPU_DEFAULT_PRIO)
 {
   place p{rank, where, nullptr, 0};
-  p.gpu = d.gpu_mask(J, &p.len);
+  p.gpu = d.gpu_mask(J, &p.len, prio > STARPU_DEFAULT_PRIO);
   if (p.gpu) p.where = STARPU_CUDA;
   return p;
 }
@@ -123,7 +124,7 @@ struct tiled_task {
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
     // the panel path's place (tiled_desc::panel_where, the GPU of block column J), else
     // wherever the codelet runs
-    int ret = ins.task(traced(of_column(d, J, on, d.panel_where), d, K, J), cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
+    int ret = ins.task(traced(of_column(d, J, on, d.panel_where, prio), d, K, J), cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(),
                        STARPU_CL_ARGS, h, size, STARPU_PRIORITY, prio, STARPU_NAME, cl->name);
     if (!ins.runs_here(on)) std::free(h);
     return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
@@ -254,7 +255,7 @@ int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t
   a.k = min64(d.nb, min64(d.m, d.n) - K * d.nb); // panel K's columns of L
   a.ia = d.nb;                                    // L below block row K in the column copy
   a.ic = r0;
-  int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_gemm_cl)),
+  int ret = ins.task(traced(of_column(d, J, d.ranks.empty() ? -1 : d.state_rank(J), gpu_only(d, exstar_state_gemm_cl), prio),
                             d, K, J),
                      &exstar_state_gemm_cl, STARPU_R, d.lcols[(size_t)K], STARPU_R, d.tile(K, J), STARPU_RW, d.state(J),
                      STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME, "exstar_lu_gemm");
