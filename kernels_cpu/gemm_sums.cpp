@@ -109,7 +109,10 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 //    512-bit broadcasts and register copies take pipe slots too).
 //  - AVX2, 4 x 4 (16 registers: 8 accumulators, a, b and the temporaries). 8 x 3 (12
 //    accumulators, 15 registers) was 40% slower on Zen 4, n = 2048 on 2 cores (770 against 545
-//    ms); 8 x 2 no faster (2026-11-28).
+//    ms); 8 x 2 no faster (2026-11-28). GCC's loop spends ~12 register copies a term (36
+//    instructions); a hand-scheduled one (inline assembly, the 231 FMA forms, S and a temporary
+//    swapping roles every term: one copy a term and column, 26 instructions) was within this
+//    VM's noise (0-7%, n = 1024, one thread) and is not kept (2026-11-28, second session).
 #if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 16 && NR == 4, "the AVX-512 tile is 16 x 4");
