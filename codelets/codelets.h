@@ -25,7 +25,7 @@ int exstar_codelets_opencl_noncpu_device_count(void);
 /* CUDA devices the CUDA runtime sees (0 in a build without CUDA codelets, or on any error). */
 int exstar_codelets_cuda_device_count(void);
 /* Once StarPU runs, with the number of GPUs its CUDA workers drive: the kernels' defaults that
- * depend on it (the GEMM-accumulate state's integer path with one GPU). */
+ * depend on it (the GEMM-accumulate state's integer path when there is a GPU). */
 void exstar_codelets_cuda_configure(unsigned gpus);
 /* A factorization of order n is about to be inserted: the states' integer path for its updates
  * (and those of any other factorization running then: a choice of speed, never of bits). */

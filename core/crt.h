@@ -15,14 +15,18 @@
  *     S = X - q M,  X = sum_p y_p (M/p),  y_p = (c_p (M/p)^-1) mod p,  q = rint(sum_p y_p / p).
  * (sum_p y_p / p = X / M, computed in doubles within 2^-40 of its value, whose fractional part
  * is S/M mod 1, within 1/8 of an integer since w keeps |S| <= k 2^2w <= M/8: rint is exact.)
- * S's six 32-bit limbs, scaled by 2^(ea+eb-2w), enter a bounded double-double (exact terms,
- * the roundings of its additions bounded by the bdd itself) with err E, which then takes
+ * S's EXSTAR_CRT_LIMBS (7) 32-bit limbs, scaled by 2^(ea+eb-2w), enter a bounded double-double
+ * (exact terms, the roundings of its additions bounded by the bdd itself) with err E, which takes
  * exstar_bdd_finish (gemm) or is added to a state: the same checked rounding as the FP64 fast
  * path, so the bits cannot differ. An entry whose codes are not finite, or whose scale would
  * leave the window (a limb below 2^-1074, a value past 2^960) declines: the repair path takes it.
  *
- * w is the largest width with k 2^2w <= 2^(log2 M - 3): 83 bits for k = 16384, 86 for k = 512,
- * so E is 2^-68 and 2^-76 of 2^(ea+eb) there (the FP64 fast path's bound: 2^-63 and 2^-78). */
+ * w is the largest width with k 2^2w <= 2^(log2 M - 3): 90 bits for k = 16384, 93 for k = 512
+ * (26 moduli, M ~ 2^198.97), so E is 2^-75 and 2^-83 of 2^(ea+eb) there (the folded FP64
+ * loop's bound, k 37 2^-106 sigma with sigma <= k 2^(ea+eb): about 2^-73 and 2^-83). With 24
+ * moduli (M ~ 2^184.6, six limbs) w was 83 and 86 and E 2^-68 and 2^-76: the LU's panels then
+ * declined ~45x more roundings of the states it had updated than after the FP64 loop (one
+ * H200, n = 16384: 10976 against 246). */
 #ifndef EXSTAR_CORE_CRT_H
 #define EXSTAR_CORE_CRT_H
 
@@ -116,24 +120,25 @@ EXSTAR_FN int exstar_crt_residue(exstar_crt_int x, unsigned p, unsigned c0, unsi
 
 /* The reconstruction of S from its residues, one modulus at a time, in any order. */
 typedef struct {
-  exstar_u64 x[6]; /* X's limbs, not carried (each below 2^45) */
+  exstar_u64 x[EXSTAR_CRT_LIMBS]; /* X's limbs, not carried (each below 26 2^40 < 2^45) */
   double f;        /* sum of y_p / p */
 } exstar_crt_sum;
 
 EXSTAR_FN void exstar_crt_sum_init(exstar_crt_sum *s)
 {
-  for (int t = 0; t < 6; ++t) s->x[t] = 0;
+  for (int t = 0; t < EXSTAR_CRT_LIMBS; ++t) s->x[t] = 0;
   s->f = 0.0;
 }
 
 /* c: any integer congruent to S mod p (an int32 GEMM sum); the rest: crt_moduli.h's row of p. */
 EXSTAR_FN void exstar_crt_sum_add(exstar_crt_sum *s, int c, unsigned p, unsigned inv, unsigned m0, unsigned m1,
-                                  unsigned m2, unsigned m3, unsigned m4, unsigned m5)
+                                  unsigned m2, unsigned m3, unsigned m4, unsigned m5, unsigned m6)
 {
   const int cm = c % (int)p; /* in (-p, p) */
   const unsigned y = ((unsigned)(cm + (int)p) * inv) % p;
   s->x[0] += (exstar_u64)y * m0, s->x[1] += (exstar_u64)y * m1, s->x[2] += (exstar_u64)y * m2;
   s->x[3] += (exstar_u64)y * m3, s->x[4] += (exstar_u64)y * m4, s->x[5] += (exstar_u64)y * m5;
+  s->x[6] += (exstar_u64)y * m6;
   s->f += (double)y * (1.0 / (double)p);
 }
 
@@ -142,10 +147,11 @@ EXSTAR_FN void exstar_crt_sum_add(exstar_crt_sum *s, int c, unsigned p, unsigned
 EXSTAR_FN void exstar_crt_sum_to_bdd(const exstar_crt_sum *s, int e0, exstar_bdd *d)
 {
   const exstar_i64 q = (exstar_i64)rint(s->f);
-  const exstar_u64 M[6] = {EXSTAR_CRT_M0, EXSTAR_CRT_M1, EXSTAR_CRT_M2, EXSTAR_CRT_M3, EXSTAR_CRT_M4, EXSTAR_CRT_M5};
-  unsigned limb[6];
+  const exstar_u64 M[EXSTAR_CRT_LIMBS] = {EXSTAR_CRT_M0, EXSTAR_CRT_M1, EXSTAR_CRT_M2, EXSTAR_CRT_M3,
+                                          EXSTAR_CRT_M4, EXSTAR_CRT_M5, EXSTAR_CRT_M6};
+  unsigned limb[EXSTAR_CRT_LIMBS];
   exstar_i64 carry = 0;
-  for (int t = 0; t < 6; ++t) {
+  for (int t = 0; t < EXSTAR_CRT_LIMBS; ++t) {
     const exstar_i64 v = (exstar_i64)s->x[t] - q * (exstar_i64)M[t] + carry;
     limb[t] = (unsigned)((exstar_u64)v & 0xffffffffu);
     carry = (v - (exstar_i64)limb[t]) / 4294967296LL; /* exact */
@@ -155,14 +161,14 @@ EXSTAR_FN void exstar_crt_sum_to_bdd(const exstar_crt_sum *s, int e0, exstar_bdd
   if (carry < 0) {
     sign = -1.0;
     exstar_u64 b = 1;
-    for (int t = 0; t < 6; ++t) {
+    for (int t = 0; t < EXSTAR_CRT_LIMBS; ++t) {
       b += (exstar_u64)(~limb[t]);
       limb[t] = (unsigned)(b & 0xffffffffu);
       b >>= 32;
     }
   }
   d->hi = 0.0, d->lo = 0.0, d->err = 0.0, d->mag = 0.0;
-  for (int t = 5; t >= 0; --t)
+  for (int t = EXSTAR_CRT_LIMBS - 1; t >= 0; --t)
     if (limb[t] != 0) exstar_bdd_add_pair(d, sign * (double)limb[t] * exstar_pow2(32 * t + e0), 0.0);
 }
 

@@ -139,8 +139,12 @@ void tiled_desc::place_on_gpus(bool plain)
                           : panel_where == STARPU_CUDA;
   if (!cuda) return;
   gpu_masks = gpu_worker_masks();
+  // The chain's own worker: by default on one GPU only. One H200 (2026-11-28, at home): n = 32768
+  // 5.76 -> 5.34 s, 16384 0.937 -> 0.927 s; two: 32768 3.09 -> 3.27 s (its panels, the chain
+  // there, lost the other workers), 16384 0.589 -> 0.568 s. EXSTAR_CUDA_CHAIN_WORKER=0/1 forces it.
   const char *v = getenv("EXSTAR_CUDA_CHAIN_WORKER");
-  if (v && v[0] == '1' && !gpu_masks.empty() && split_masks(gpu_masks, chain_masks, rest_masks)) return;
+  const bool chain_worker = v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : gpu_masks.size() == 1;
+  if (chain_worker && !gpu_masks.empty() && split_masks(gpu_masks, chain_masks, rest_masks)) return;
   if (gpu_masks.size() < 2) gpu_masks.clear(); // one GPU: StarPU's choice is the same
 }
 

@@ -18,12 +18,12 @@ namespace {
 using u128 = unsigned __int128;
 
 struct modulus {
-  unsigned p, inv, c0, c1, c2, m[6];
+  unsigned p, inv, c0, c1, c2, m[EXSTAR_CRT_LIMBS];
 };
 
 const std::vector<modulus> &moduli()
 {
-#define EXSTAR_TEST_ROW(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5) {p, inv, c0, c1, c2, {m0, m1, m2, m3, m4, m5}},
+#define EXSTAR_TEST_ROW(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5, m6) {p, inv, c0, c1, c2, {m0, m1, m2, m3, m4, m5, m6}},
   static const std::vector<modulus> ms = {EXSTAR_CRT_MODULI(EXSTAR_TEST_ROW)};
 #undef EXSTAR_TEST_ROW
   return ms;
@@ -41,22 +41,28 @@ TEST_CASE("crt: the moduli table holds the CRT constants", "[crt]")
 {
   const auto &ms = moduli();
   REQUIRE(ms.size() == EXSTAR_CRT_COUNT);
-  const unsigned M[6] = {EXSTAR_CRT_M0, EXSTAR_CRT_M1, EXSTAR_CRT_M2, EXSTAR_CRT_M3, EXSTAR_CRT_M4, EXSTAR_CRT_M5};
-  REQUIRE(M[5] >> (EXSTAR_CRT_LOG2M_FLOOR - 160) == 1u); // 2^LOG2M_FLOOR <= M < 2^(LOG2M_FLOOR+1)
+  constexpr int L = EXSTAR_CRT_LIMBS;
+  const unsigned M[L] = {EXSTAR_CRT_M0, EXSTAR_CRT_M1, EXSTAR_CRT_M2, EXSTAR_CRT_M3,
+                         EXSTAR_CRT_M4, EXSTAR_CRT_M5, EXSTAR_CRT_M6};
+  REQUIRE(M[L - 1] >> (EXSTAR_CRT_LOG2M_FLOOR - 32 * (L - 1)) == 1u); // 2^LOG2M_FLOOR <= M < 2^(LOG2M_FLOOR+1)
+  // the widths the bound's comment states (core/crt.h): 90 bits at k = 16384, 93 at k = 512
+  REQUIRE(exstar_crt_width(16384) == 90);
+  REQUIRE(exstar_crt_width(512) == 93);
+  REQUIRE(exstar_crt_width(1) == 95);
   for (size_t i = 0; i < ms.size(); ++i) {
     const modulus &a = ms[i];
     REQUIRE(a.p <= 256);
     // M/p times p is M (limb by limb with carries)
     uint64_t carry = 0;
-    for (int t = 0; t < 6; ++t) {
+    for (int t = 0; t < L; ++t) {
       const uint64_t v = (uint64_t)a.m[t] * a.p + carry;
       REQUIRE((unsigned)v == M[t]);
       carry = v >> 32;
     }
     REQUIRE(carry == 0);
-    REQUIRE((uint64_t)limbs_mod(a.m, 6, a.p) * a.inv % a.p == 1u); // inv = (M/p)^-1 mod p
+    REQUIRE((uint64_t)limbs_mod(a.m, L, a.p) * a.inv % a.p == 1u); // inv = (M/p)^-1 mod p
     for (size_t j = 0; j < ms.size(); ++j)
-      if (j != i) REQUIRE(limbs_mod(a.m, 6, ms[j].p) == 0u); // M/p holds every other modulus
+      if (j != i) REQUIRE(limbs_mod(a.m, L, ms[j].p) == 0u); // M/p holds every other modulus
     const unsigned c[3] = {a.c0, a.c1, a.c2};
     uint64_t pw = 1 % a.p;
     for (int t = 0; t < 12; ++t, pw = pw * 256 % a.p) REQUIRE(((c[t / 4] >> (8 * (t % 4))) & 0xffu) == pw);
@@ -74,7 +80,7 @@ TEST_CASE("crt: the split is trunc(a 2^(w-e)) and the residues are its residues"
     int e = EXSTAR_GEMM_EXP_ZERO;
     for (double x : v) e = exstar_line_exp_step(e, x);
     if (e >= EXSTAR_GEMM_EXP_NONFINITE || e <= EXSTAR_GEMM_EXP_ZERO) continue;
-    for (int w : {60, 83, 86, 95}) {
+    for (int w : {60, 83, 86, 90, 93, 95}) {
       for (double x : v) {
         const exstar_crt_int s = exstar_crt_split(x, e, w);
         const u128 A = split_value(s);
@@ -104,9 +110,10 @@ TEST_CASE("crt: the reconstruction gives S back from int32 residues", "[crt]")
   for (int trial = 0; trial < 4000; ++trial) {
     // S = a random signed integer below 2^(LOG2M_FLOOR - 3), scaled by 2^e0 = 2^-200
     const int bits = 1 + (int)(rng() % (EXSTAR_CRT_LOG2M_FLOOR - 3));
-    unsigned L[6] = {};
-    for (int t = 0; t < 6; ++t) L[t] = (unsigned)rng();
-    for (int t = 0; t < 6; ++t) {
+    constexpr int NL = EXSTAR_CRT_LIMBS;
+    unsigned L[NL] = {};
+    for (int t = 0; t < NL; ++t) L[t] = (unsigned)rng();
+    for (int t = 0; t < NL; ++t) {
       const int keep = bits - 32 * t;
       L[t] = keep <= 0 ? 0u : keep >= 32 ? L[t] : (L[t] & ((1u << keep) - 1));
     }
@@ -114,17 +121,17 @@ TEST_CASE("crt: the reconstruction gives S back from int32 residues", "[crt]")
     exstar_crt_sum s;
     exstar_crt_sum_init(&s);
     for (const modulus &p : moduli()) {
-      unsigned r = limbs_mod(L, 6, p.p);
+      unsigned r = limbs_mod(L, NL, p.p);
       if (neg) r = (p.p - r) % p.p;
       // any int32 congruent to it: add a multiple of p
       const int c = (int)r + (int)p.p * (int)((int)(rng() % 20001) - 10000);
-      exstar_crt_sum_add(&s, c, p.p, p.inv, p.m[0], p.m[1], p.m[2], p.m[3], p.m[4], p.m[5]);
+      exstar_crt_sum_add(&s, c, p.p, p.inv, p.m[0], p.m[1], p.m[2], p.m[3], p.m[4], p.m[5], p.m[6]);
     }
     exstar_bdd d;
     exstar_crt_sum_to_bdd(&s, -200, &d);
     // compare with the exact value by limbs: hi + lo (exact double-double here: err bounds it)
     double want_hi = 0.0, want_rest = 0.0;
-    for (int t = 5; t >= 0; --t) {
+    for (int t = NL - 1; t >= 0; --t) {
       double e;
       const double term = (neg ? -1.0 : 1.0) * (double)L[t] * std::ldexp(1.0, 32 * t - 200);
       want_hi = exstar_two_sum(want_hi, term, &e);
@@ -176,7 +183,7 @@ std::vector<double> crt_gemm(const gemm_case &c, long *declined)
           int32_t sum = 0;
           for (int l = 0; l < c.k; ++l) sum += (int32_t)ra[(r * c.m + i) * c.k + l] * rb[(r * c.n + j) * c.k + l];
           const modulus &p = ms[r];
-          exstar_crt_sum_add(&s, sum, p.p, p.inv, p.m[0], p.m[1], p.m[2], p.m[3], p.m[4], p.m[5]);
+          exstar_crt_sum_add(&s, sum, p.p, p.inv, p.m[0], p.m[1], p.m[2], p.m[3], p.m[4], p.m[5], p.m[6]);
         }
         exstar_crt_sum_to_bdd(&s, ea[(size_t)i] + eb[(size_t)j] - 2 * w, &d);
         d.err = exstar_crt_bound(c.k, ea[(size_t)i], eb[(size_t)j], w);
