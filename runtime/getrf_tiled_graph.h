@@ -8,6 +8,8 @@
  *   urow(K, J), J > K    block row K of U from its state and L(K, K)
  *   gemm(K, J), J > K    state(I, J) −= L(I, K)·U(K, J) for all I > K, one task a block column,
  *                        Level-3 fast                                    (block column K+1: high)
+ * The tasks of block column K+1 are the critical path (high priority), the others go by deadline
+ * (block column J's before block column J+1's: deadline_prio).
  * Every entry of L and U is rounded once from its state plus the panel's terms when the bound
  * proves it, else from the exact sum of all its terms (the kernels read them from the buffers the
  * task was given: the row of L, the column of U, the original a(i,j)). So the bits are the
@@ -191,6 +193,26 @@ int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exac
 
 inline int high_prio() { return STARPU_MAX_PRIO > 1 ? STARPU_MAX_PRIO - 1 : STARPU_MAX_PRIO; }
 
+// The priority of a task off the critical path that block column J needs before it becomes the
+// panel: its deadline, lower J first (below the default priority, clamped to the scheduler's
+// range). With the default priority for them all, the prio scheduler ran them in the order they
+// became ready, and step K-1's update of block column K+1, which step K's chain waits for, queued
+// behind the updates of every later column: one H200, n = 32768, block column K+1's tasks ended
+// 110-155 ms after panel K in the early steps though they ran for 5-15 ms.
+inline int deadline_prio(int64_t J)
+{
+  const int64_t lowest = STARPU_MIN_PRIO < STARPU_DEFAULT_PRIO ? STARPU_MIN_PRIO : STARPU_DEFAULT_PRIO;
+  const int64_t p = (int64_t)STARPU_DEFAULT_PRIO - J;
+  return (int)(p < lowest ? lowest : p);
+}
+
+// A task of step K on block column J: block column K+1's are the critical path (high); the
+// interchanges left of the panel (J < K) go with block column K+2's tasks.
+inline int column_prio(int64_t K, int64_t J)
+{
+  return J == K + 1 ? high_prio() : deadline_prio(J > K ? J : K + 2);
+}
+
 // The interchanges of panel K on block column J (tiles, and states right of the panel).
 template <class Submit>
 int laswp(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, int exact_only, bool plain)
@@ -201,7 +223,7 @@ int laswp(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t 
   t.add(d.pivots[(size_t)K], STARPU_R, 0, 0, EXSTAR_LU_IPIV);
   starpu_codelet *cl = d.mt - K <= EXSTAR_LU_LASWP_DEVICE_TILES ? &exstar_lu_laswp_cl : &exstar_lu_laswp_host_cl;
   return t.submit(ins, J > K && !plain ? d.state_rank(J) : d.rank(K, J), cl, d, K, J,
-                  J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO, exact_only, who);
+                  column_prio(K, J), exact_only, who);
 }
 
 // Block row K of U in block column J > K.
@@ -209,7 +231,7 @@ template <class Submit>
 int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, int exact_only, bool plain)
 {
   tiled_task t;
-  const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
+  const int prio = column_prio(K, J);
   t.add(d.tile(K, J), STARPU_RW, K, J, EXSTAR_LU_TILE);
   if (plain) {
     t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
@@ -228,7 +250,7 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
 template <class Submit>
 int update(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J, bool plain)
 {
-  const int prio = J == K + 1 ? high_prio() : STARPU_DEFAULT_PRIO;
+  const int prio = column_prio(K, J);
   const int64_t r0 = (K + 1) * d.nb; // the rows below block row K
   if (r0 >= d.m) return EXSTAR_SUCCESS;
   if (plain && !one_owner(d, J)) { // a tile a task, on the tile's owner (a P x Q grid, P > 1)

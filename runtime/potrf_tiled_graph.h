@@ -157,7 +157,7 @@ int panel(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I
 template <class Submit>
 int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t I, int64_t J, int exact_only)
 {
-  const int prio = J == K + 1 ? tiled_graph::high_prio() : STARPU_DEFAULT_PRIO;
+  const int prio = tiled_graph::column_prio(K, J); // state(I, J) is due at step J
   int ret;
   if (c.plain) {
     const int diagonal = I == J;
