@@ -554,7 +554,6 @@ void exstar_set_lu_tile(int64_t nb) { lu_tile.store(nb < -1 ? -1 : nb); }
 
 int64_t exstar_default_tile(int64_t m, int64_t n)
 {
-  (void)m, (void)n;
   const int64_t t = lu_tile.load();
   if (t > 0) return t;
   // 128 where CPU workers run the panels: their cost grows with the tile edge (H100 + 4 CPU
@@ -563,7 +562,15 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   // launches) dominate small tiles (H100, n = 8192: nb 512 1.25 s, 256 1.78 s; 2026-11-24).
   // The same with CPU workers beside the GPU: the panel path is then the GPU's (panel_where), and
   // with 128 the updates are 64x more tasks (15 CPU workers + GPU, n = 8192: nb 128 9.3 s).
-  if (exstar_rt::panel_where() == STARPU_CUDA) return 512;
+  // 1024 where each GPU has at least 32768 columns to itself: the updates (k = nb terms a pass
+  // of the integer path, whose int32 sums and states are its memory traffic) then bound one
+  // GPU, and k = 1024 halves that traffic per term, while the panels, longer with nb, are off
+  // the critical path there (one H200, n = 32768: nb 1024 3.82 s, 512 4.74 s; 2026-11-28).
+  // Below that the panel chain sets the time and 512 stays (measured, before: 256 and 512).
+  if (exstar_rt::panel_where() == STARPU_CUDA) {
+    const int64_t gpus = (int64_t)exstar_rt::gpu_worker_masks().size();
+    return (m < n ? m : n) / (gpus > 1 ? gpus : 1) >= 32768 ? 1024 : 512;
+  }
   return 128;
 }
 
