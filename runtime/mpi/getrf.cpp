@@ -242,7 +242,7 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, const source &src, int32_t 
   // Before any task: a task no worker of its process can run fails there (ENODEV) while the
   // others wait for it, and StarPU aborts on the handles it left uninitialized. Collective.
   if ((s = exstar_mpi_rt::require_lu_workers(who, plain))) return s;
-  if (nb == 0) nb = exstar_default_tile(m, n);
+  if (nb == 0) nb = exstar_mpi_rt::default_tile(m, n);
   std::vector<int32_t> own((size_t)min64(m, n));
   int32_t *piv = me == 0 && ipiv ? ipiv : own.data();
   tiled_desc d;

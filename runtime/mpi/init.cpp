@@ -213,6 +213,16 @@ int same_everywhere(const char *who, const int64_t *values, int count)
   return EXSTAR_SUCCESS;
 }
 
+int64_t default_tile(int64_t m, int64_t n)
+{
+  // exstar_default_tile depends on the process's workers (128 with CPU panels, 512 or 1024 with a
+  // GPU's): processes that disagreed would build different grids of tiles.
+  const int64_t size = exstar_mpi_size() > 0 ? exstar_mpi_size() : 1;
+  int64_t mine = exstar_default_tile(m, n / size), all = mine;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
 int resolve_grid(const char *who, int *P, int *Q)
 {
   const int size = exstar_mpi_size();

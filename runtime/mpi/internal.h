@@ -26,6 +26,10 @@ int require_mpi(const char *who);
 int agree(const char *who, int status);
 /* EXSTAR_ERR_ARG on every process unless every process passed the same values. Collective. */
 int same_everywhere(const char *who, const int64_t *values, int count);
+/* The default tile edge of a distributed factorization of m x n: exstar_default_tile for the
+ * columns a process holds (n / processes), the smallest over the processes, so that every
+ * process builds the same tiles whatever its workers. Collective. */
+int64_t default_tile(int64_t m, int64_t n);
 /* P x Q from the arguments (0, 0: the default grid), checked against the number of processes. */
 int resolve_grid(const char *who, int *P, int *Q);
 /* EXSTAR_SUCCESS when every process's workers can run every task the distributed LU submits

@@ -188,7 +188,7 @@ int potrf_mpi(const char *who, int64_t n, const source &src, int64_t *info, int6
   *info = 0;
   if (n == 0) return EXSTAR_SUCCESS;
   if ((s = exstar_mpi_rt::require_potrf_workers(who, plain))) return s;
-  if (nb == 0) nb = exstar_default_tile(n, n);
+  if (nb == 0) nb = exstar_mpi_rt::default_tile(n, n);
   std::vector<int32_t> flags(me == 0 ? (size_t)n : 0);
   chol_desc c;
   c.d.me = me;
