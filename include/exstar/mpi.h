@@ -54,7 +54,8 @@ void exstar_mpi_grid(int nranks, int *P, int *Q);
 int exstar_mpi_tile_owner(int64_t I, int64_t J, int P, int Q);
 
 /** Distributed exstar_dgetrf: A (m x n, lda) and the pivots live on rank 0; the factorization
- * runs on nb x nb tiles spread over the P x Q grid (nb == 0: exstar_default_tile; P == Q == 0:
+ * runs on nb x nb tiles spread over the P x Q grid (nb == 0: the smallest over the processes of
+ * exstar_default_tile(m, n / processes); P == Q == 0:
  * 1 x nranks, block columns round-robin over the processes, the grid on which no tile, state or
  * row interchange crosses processes: see docs/distributed.md). On return, rank 0 holds L and U in A; every rank holds ipiv (min(m, n)
  * entries) and *info. Bits, info and status are exstar_dgetrf's. A and ipiv are not read on
