@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(256) residues_kernel(opview X, int64_t line0, 
   for (int q = 0; q < 8; ++q) v[q] = exstar_crt_split(tile[line][seg + q], e, w);
   int8_t *o = out + r * kp + l0 + seg;
   int64_t po = 0;
-#define EXSTAR_CRT_RESIDUES(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5, m6)                                         \
+#define EXSTAR_CRT_RESIDUES(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5, m6)                                     \
   {                                                                                                             \
     unsigned long long packed = 0;                                                                              \
     _Pragma("unroll") for (int q = 0; q < 8; ++q) packed |=                                                     \
@@ -91,8 +91,8 @@ __global__ void __launch_bounds__(256) finish_kernel(int64_t mc, int64_t nc, int
       exstar_crt_sum s;
       exstar_crt_sum_init(&s);
       const int32_t *cp = c + x;
-#define EXSTAR_CRT_ADD(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5, m6)                                              \
-  exstar_crt_sum_add(&s, *cp, p, inv, m0, m1, m2, m3, m4, m5, m6);                                                  \
+#define EXSTAR_CRT_ADD(p, inv, c0, c1, c2, m0, m1, m2, m3, m4, m5, m6)                                          \
+  exstar_crt_sum_add(&s, *cp, p, inv, m0, m1, m2, m3, m4, m5, m6);                                              \
   cp += plane;
       EXSTAR_CRT_MODULI(EXSTAR_CRT_ADD)
 #undef EXSTAR_CRT_ADD
