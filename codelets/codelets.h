@@ -27,9 +27,6 @@ int exstar_codelets_cuda_device_count(void);
 /* Once StarPU runs, with the number of GPUs its CUDA workers drive: the kernels' defaults that
  * depend on it (the GEMM-accumulate state's integer path when there is a GPU). */
 void exstar_codelets_cuda_configure(unsigned gpus);
-/* A factorization of order n is about to be inserted: the states' integer path for its updates
- * (and those of any other factorization running then: a choice of speed, never of bits). */
-void exstar_codelets_cuda_plan_states(int64_t n);
 
 /* Errors raised inside codelet functions (which cannot return one): the first is kept
  * until taken. The runtime checks it after waiting for its tasks. */

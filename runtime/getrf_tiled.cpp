@@ -223,7 +223,6 @@ static int insert_checks(local_submit &ins, const char *who, const tiled_desc &d
 int getrf_tiled_insert(const char *who, const tiled_desc &d, int exact_only, bool plain)
 {
   local_submit ins;
-  if (!plain) exstar_codelets_cuda_plan_states(d.n);
   int s = getrf_tiled_graph(ins, who, d, exact_only, plain);
   if (s == EXSTAR_SUCCESS && d.status) s = insert_checks(ins, who, d);
   return s;

@@ -53,7 +53,6 @@ int potrf_lower(const char *who, int64_t n, double *L, int64_t ld, int64_t nb, i
   chol_desc c;
   int s = c.create(n, nb, L, ld, flags.data(), plain);
   local_submit ins;
-  exstar_codelets_cuda_plan_states(n);
   if (s == EXSTAR_SUCCESS) s = exstar_rt::potrf_tiled_graph(ins, who, c, exstar_rt::exact_only());
   c.destroy();
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
@@ -172,7 +171,6 @@ int refine(const char *who, char u, int64_t n, int64_t nrhs, const std::vector<d
 int exstar_rt::potrf_tiled_insert(const char *who, const chol_desc &c, int exact_only)
 {
   local_submit ins;
-  exstar_codelets_cuda_plan_states(c.d.n);
   return exstar_rt::potrf_tiled_graph(ins, who, c, exact_only);
 }
 
