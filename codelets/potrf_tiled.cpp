@@ -12,23 +12,26 @@
 
 namespace {
 
-// Block column K, the rows of tile J (J == K: the diagonal tile and its roots).
+// Block column K, the rows of tile J (J == K: the diagonal tile and its roots); Whole: every
+// tile of the block column and its column copy (the column shape).
+template <bool Whole>
 void potrf_panel_cpu(void *buffers[], void *cl_arg)
 {
   const exstar_lu_tiled_args *h = (const exstar_lu_tiled_args *)cl_arg;
   exstar_tiles::task_view t;
   exstar_tiles::make_view(buffers, h, t);
-  exstar_cpu_potrf_panel(&t.v, h->K, h->J, h->J + 1, t.ipiv, h->exact_only);
+  exstar_cpu_potrf_panel(&t.v, h->K, h->J, Whole ? h->mt : h->J + 1, t.ipiv, h->exact_only);
 }
 
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 // The same on a CUDA worker (the flags buffer in device memory).
+template <bool Whole>
 void potrf_panel_cuda(void *buffers[], void *cl_arg)
 {
   exstar_tiles::run_cuda(buffers, cl_arg, "exstar_potrf_panel", [](const exstar_lu_tiled_args &h,
                                                                    exstar_tiles::task_view &t,
                                                                    const exstar_cuda_tiles &v, exstar_cuda_stream s) {
-    return exstar_cuda_potrf_panel(&v, h.K, h.J, t.ipiv, h.exact_only, nullptr, s);
+    return exstar_cuda_potrf_panel(&v, h.K, h.J, Whole ? h.mt : h.J + 1, t.ipiv, h.exact_only, nullptr, s);
   });
 }
 
@@ -56,8 +59,11 @@ void potrf_plain_update_cuda(void *buffers[], void *cl_arg)
           starpu_cuda_get_local_stream()),
       "exstar_potrf_plain_update");
 }
+#define potrf_tile_cuda potrf_panel_cuda<false>
+#define potrf_column_cuda potrf_panel_cuda<true>
 #else
-#define potrf_panel_cuda nullptr
+#define potrf_tile_cuda nullptr
+#define potrf_column_cuda nullptr
 #define potrf_plain_panel_cuda nullptr
 #define potrf_plain_update_cuda nullptr
 #endif
@@ -95,7 +101,7 @@ void potrf_plain_update_cpu(void *buffers[], void *cl_arg)
 }
 #endif
 
-struct starpu_perfmodel diag_model, trsm_model, plain_diag_model, plain_trsm_model, plain_update_model;
+struct starpu_perfmodel diag_model, trsm_model, column_model, plain_diag_model, plain_trsm_model, plain_update_model;
 
 starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*cpu)(void *[], void *),
                              void (*cuda)(void *[], void *) = nullptr)
@@ -116,9 +122,11 @@ starpu_codelet panel_codelet(starpu_perfmodel &model, const char *name, void (*c
 } // namespace
 
 struct starpu_codelet exstar_potrf_diag_cl =
-    panel_codelet(diag_model, "exstar_potrf_diag", exstar_cpu_guarded<potrf_panel_cpu>, potrf_panel_cuda);
+    panel_codelet(diag_model, "exstar_potrf_diag", exstar_cpu_guarded<potrf_panel_cpu<false>>, potrf_tile_cuda);
 struct starpu_codelet exstar_potrf_trsm_cl =
-    panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu>, potrf_panel_cuda);
+    panel_codelet(trsm_model, "exstar_potrf_trsm", exstar_cpu_guarded<potrf_panel_cpu<false>>, potrf_tile_cuda);
+struct starpu_codelet exstar_potrf_column_cl =
+    panel_codelet(column_model, "exstar_potrf_column", exstar_cpu_guarded<potrf_panel_cpu<true>>, potrf_column_cuda);
 #ifdef EXSTAR_HAVE_LAPACK
 #define EXSTAR_POTRF_PLAIN_CPU(f) exstar_cpu_guarded<f>
 #else // no LAPACK at build time: the CUDA kernels alone, if any (the drivers refuse what cannot run)

@@ -36,11 +36,12 @@ inline void make_view(void *buffers[], const exstar_lu_tiled_args *h, task_view 
     if (b[q].kind == EXSTAR_LU_TILE) {
       t.a[x] = (double *)STARPU_MATRIX_GET_PTR(buffers[q]);
       t.lda[x] = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
-    } else if (b[q].kind == EXSTAR_LU_STATE) { // a block column's states: tile (I, J)'s at row I nb
+    } else if (b[q].kind == EXSTAR_LU_STATE) {
+      // a block column's states from tile row I0 = max(I, 0) down: tile (I, J)'s at row (I − I0) nb
       exstar_gemm_state_entry *col = (exstar_gemm_state_entry *)STARPU_MATRIX_GET_PTR(buffers[q]);
-      const int64_t ld = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]);
-      for (int64_t I = 0; I < h->mt; ++I) {
-        t.st[(size_t)(I + b[q].J * h->mt)] = col + I * h->nb;
+      const int64_t ld = (int64_t)STARPU_MATRIX_GET_LD(buffers[q]), I0 = b[q].I > 0 ? b[q].I : 0;
+      for (int64_t I = I0; I < h->mt; ++I) {
+        t.st[(size_t)(I + b[q].J * h->mt)] = col + (I - I0) * h->nb;
         t.ldst[(size_t)(I + b[q].J * h->mt)] = ld;
       }
     } else if (b[q].kind == EXSTAR_LU_TILE_STATE) {

@@ -140,7 +140,9 @@ __device__ __forceinline__ void fill_terms_cache(terms_cache &c, const dgrid &g,
 }
 
 // The terms k < kg of row r of the tile grid times column j (RowU: times row j, the Cholesky's
-// l(j, k)); tc (NULL: none) the block's cache of their addresses. A term's tile and offset by one
+// l(j, k), from the column copies too when the grid has them); tc (NULL: none) the block's cache
+// of their addresses. With column copies, kg must not pass the first column of the panel that
+// writes them. A term's tile and offset by one
 // 32-bit division (the grid's indices are below 2^31; dgrid::at's two 64-bit divisions a load
 // were most of the exact path's time), its tile's address from the cached arrays; the loads of
 // kExactBatch terms in flight together, across tile boundaries.
@@ -170,6 +172,7 @@ __device__ __forceinline__ int grid_terms(Sink &sink, const dgrid &g, int64_t r,
   auto u = [=](int64_t k) {
     const uint32_t tk = (uint32_t)k / nb;
     if (!RowU && tk < cached) return tc->u[tk][(uint32_t)k - tk * nb];
+    if (RowU && lc) return lc[tk][(j - (int64_t)tk * nb) + (int64_t)((uint32_t)k - tk * nb) * ldlc[tk]];
     if (RowU) {
       const int64_t tu = tj + (int64_t)tk * mt;
       return a[tu][cj + ((uint32_t)k - tk * nb) * lda[tu]];

@@ -18,13 +18,25 @@ namespace {
 
 constexpr int kDiagThreads = 512; // the block that walks a group's columns
 
-// RN(a(r, j) − Σ_{k<kend} l(r, k)·l(j, k)) by the whole warp, the terms from the tile grid.
-// retry and rep: exact_sum_warp's.
+// The terms k < kend of rows r and j of L: left of the panel (its first column c0) from the
+// column copies when the grid has them (the column shape) or the tiles, the panel's own from its
+// tiles (its copy is written when it ends).
+template <class Sink>
+__device__ __forceinline__ int row_terms(Sink &sink, const dgrid &g, int64_t r, int64_t j, int64_t kend, int64_t c0,
+                                         int t, int step)
+{
+  const int flags = grid_terms<true>(sink, g, r, j, min64(kend, c0), t, step);
+  return flags | span_terms(sink, c0, kend, t, step, [&](int64_t k) { return g.at(r, k); },
+                            [&](int64_t k) { return g.at(j, k); });
+}
+
+// RN(a(r, j) − Σ_{k<kend} l(r, k)·l(j, k)) by the whole warp (row_terms). retry and rep:
+// exact_sum_warp's.
 __device__ __noinline__ double exact_rows(exstar_i64 *wacc, const dgrid &g, double a, int64_t r, int64_t j,
-                                          int64_t kend, bool retry, unsigned long long *rep)
+                                          int64_t kend, int64_t c0, bool retry, unsigned long long *rep)
 {
   return exact_sum_warp(wacc, a, retry, rep,
-                        [&](auto &sink, int t, int step) { return grid_terms<true>(sink, g, r, j, kend, t, step); });
+                        [&](auto &sink, int t, int step) { return row_terms(sink, g, r, j, kend, c0, t, step); });
 }
 
 // Tile (I, K) below the diagonal: an unknown i is a column of the panel, a vector j a row of the
@@ -37,7 +49,7 @@ struct trsm_ctx : subst_fields { // L: tile (K, K); st: tile (I, K)'s states
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(j - j0) + (i - c0) * ldst]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    return exact_rows(wacc, g, a(i, j), j, i, kend, !exact_only, rep);
+    return exact_rows(wacc, g, a(i, j), j, i, kend, c0, !exact_only, rep);
   }
 };
 
@@ -56,7 +68,7 @@ struct diag_ctx {
   __device__ exstar_bdd &s(int64_t i, int64_t j) const { return S[(i - c0) + (j - c0) * w]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    return exact_rows(wacc, g, x(i, j), i, j, kend, !exact_only, rep);
+    return exact_rows(wacc, g, x(i, j), i, j, kend, c0, !exact_only, rep);
   }
 };
 
@@ -73,7 +85,7 @@ __device__ double diag_root(const diag_ctx &c, exstar_i64 *acc, int64_t j, int64
   if (ok && exstar_bdd_sqrt_ok(&d, &root)) return root;
   const dgrid &g = c.g;
   exact_acc_warp(acc, nullptr, true, c.x(j, j), [&](auto &sink, int t, int step) {
-    return grid_terms<true>(sink, g, j, j, j, t, step);
+    return row_terms(sink, g, j, j, j, c.c0, t, step);
   });
   if (threadIdx.x == 0) {
     exstar_i64 work[EXSTAR_ACC_WORDS];
@@ -189,12 +201,30 @@ int potrf_trsm(const exstar_cuda_tiles *v, int64_t K, int64_t I, int exact_only,
   return status(e != cudaSuccess ? e : f);
 }
 
+// The column copy lc[K] := the tiles (I, K), I in [K, I1), stacked (the diagonal tile whole: the
+// rows above its diagonal are never read).
+int potrf_copy(const exstar_cuda_tiles *v, int64_t K, int64_t I1, cudaStream_t stream)
+{
+  const int64_t w = min64(v->nb, v->n - K * v->nb);
+  cudaError_t e = cudaSuccess;
+  for (int64_t I = K; I < I1 && e == cudaSuccess; ++I) {
+    const int64_t t = I + K * v->mt, rows = min64(v->nb, v->n - I * v->nb);
+    e = cudaMemcpy2DAsync(v->lc[K] + (I - K) * v->nb, (size_t)v->ldlc[K] * sizeof(double), v->a[t],
+                          (size_t)v->lda[t] * sizeof(double), (size_t)rows * sizeof(double), (size_t)w,
+                          cudaMemcpyDeviceToDevice, stream);
+  }
+  return status(e);
+}
+
 } // namespace
 
-extern "C" int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I, int32_t *fail,
+extern "C" int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
                                        int exact_only, unsigned long long *repaired, exstar_cuda_stream s)
 {
   cudaStream_t stream = (cudaStream_t)s;
-  return I == K ? potrf_diag(v, K, fail, exact_only, repaired, stream)
-                : potrf_trsm(v, K, I, exact_only, repaired, stream);
+  int e = I0 == K ? potrf_diag(v, K, fail, exact_only, repaired, stream) : 0;
+  // the tiles below the diagonal one after another: each launch fills the GPU (a block a row)
+  for (int64_t I = I0 == K ? K + 1 : I0; I < I1 && e == 0; ++I) e = potrf_trsm(v, K, I, exact_only, repaired, stream);
+  if (e == 0 && I0 == K && v->lc && v->lc[K]) e = potrf_copy(v, K, I1, stream);
+  return e;
 }

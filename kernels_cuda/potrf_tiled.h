@@ -2,8 +2,9 @@
  * the diagonal tile and a tile below it, the same definitions and bits as
  * kernels_cpu/potrf_tiled.h; and the plain-double baseline's (potrf_plain.cu). Conventions of
  * kernels_cuda.h (device pointers, asynchronous on `stream`, 0 or -(cudaError_t)); the tile grid
- * as for the LU's kernels (kernels_cuda/lu_tiled.h, no column copies: L left of the panel is
- * read from the tiles). */
+ * as for the LU's kernels (kernels_cuda/lu_tiled.h): L left of the panel from the column copies
+ * when the view has them (rows [L nb, n) of block column L, without row orders), else from the
+ * tiles. */
 #ifndef EXSTAR_KERNELS_CUDA_POTRF_TILED_H
 #define EXSTAR_KERNELS_CUDA_POTRF_TILED_H
 #include <stdint.h>
@@ -13,12 +14,14 @@
 extern "C" {
 #endif
 
-/* As exstar_cpu_potrf_panel(v, K, I, I + 1, fail, exact_only): tile (I, K) of L (I == K: the
- * diagonal tile, its roots, and fail, a DEVICE array of the panel's width). The tile's state is
- * read, not written. repaired (DEVICE, may be NULL): += the number of entries computed by the
- * exact path (the roots, always exact, not counted). */
-int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I, int32_t *fail, int exact_only,
-                            unsigned long long *repaired, exstar_cuda_stream stream);
+/* As exstar_cpu_potrf_panel(v, K, I0, I1, fail, exact_only): the tiles (I, K), I in [I0, I1), of
+ * L (I0 == K: the diagonal tile first, its roots, and fail, a DEVICE array of the panel's width;
+ * then lc[K] when the view has column copies: the tiles stacked, the rows of the diagonal tile
+ * above its diagonal as the tile holds them, where the CPU kernel writes zeros; never read). The
+ * states are read, not written. repaired (DEVICE, may be NULL): += the number of entries computed
+ * by the exact path (the roots, always exact, not counted). */
+int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
+                            int exact_only, unsigned long long *repaired, exstar_cuda_stream stream);
 
 /* The plain-double baseline on the same tiles (kernels_cuda/potrf_plain.cu; NOT exact), as
  * exstar_cpu_potrf_plain_panel and exstar_cpu_potrf_plain_update: cuSOLVER's dpotrf on the

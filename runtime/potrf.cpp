@@ -177,7 +177,8 @@ int exstar_rt::potrf_tiled_insert(const char *who, const chol_desc &c, int exact
 int64_t exstar_rt::potrf_bytes(int64_t n, int64_t nb, bool plain)
 {
   const int64_t lower = exstar_rt::bytes_of(n, n / 2 + nb);
-  const int64_t states = plain ? 0 : exstar_rt::bytes_of(lower, 32);
+  // the states, and (the column shape) L's column copies
+  const int64_t states = plain ? 0 : exstar_rt::bytes_of(lower, 32 + 8);
   return exstar_rt::add_bytes(exstar_rt::add_bytes(states, exstar_rt::bytes_of(lower, 8)), exstar_rt::bytes_of(n, 4));
 }
 

@@ -7,6 +7,11 @@
  *   update(K, I, J)  state(I, J) −= L(I, K)·L(J, K)ᵀ for I >= J > K, the Level-3 state codelet
  *                    on any worker (exstar_state_gemm_cl: CPU, CUDA, OpenCL)   (J = K+1: high);
  *                    I == J: uplo 'L', only the lower triangle (the plain graph's dsyrk)
+ * That is the tile shape (CPU workers, StarPU-MPI). The column shape (chol_desc::columns; one
+ * process on GPUs) is the LU's: a state handle a block column, and per panel K
+ *   column(K)        the whole block column K of L and its column copy lcols[K]  (priority: top)
+ *   update(K, J)     block column J's states −= L(J.., K)·L(J, K)ᵀ for J > K, one task, L from
+ *                    lcols[K]                                   (J = K+1: high, else deadline)
  * Every entry is rounded once from its state plus the panel's own terms when the bound proves
  * it, else from the exact sum of all its terms, and every diagonal entry from the exact value
  * under its root: so the bits are the definition's for every nb, scheduler, worker mix and
@@ -23,6 +28,7 @@
 #include "runtime/getrf_tiled.h"
 #include "runtime/getrf_tiled_graph.h"
 #include "codelets/potrf_tiled.h"
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -35,7 +41,16 @@ namespace exstar_rt {
 struct chol_desc {
   tiled_desc d;
   bool plain = false;
-  std::vector<starpu_data_handle_t> st; // st[I + J mt], I >= J; empty: plain
+  std::vector<starpu_data_handle_t> st; // st[I + J mt], I >= J; empty: plain, or the column shape
+  /* The column shape (columns(): the exact graph in one process on GPUs, as the LU's): block
+   * column J's states one handle, rows [J nb, n) (cst[J]), and L's block column K as panel K
+   * leaves it, rows [K nb, n) (lcols[K], written once), so that one task a step updates a whole
+   * block column from one handle of L (a 512^3 update a tile was ~30 launches of small int8
+   * GEMMs: one H200, n = 16384, 5456 of them took 822 ms), and the panels' exact path reads L
+   * left of them from the copies (K handles, not 2K tiles a task). The copies are the LU's
+   * (d.lcols, registered by tiled_desc::add_copies; no row orders). */
+  bool columns = false;
+  std::vector<starpu_data_handle_t> cst;
   starpu_data_handle_t &state(int64_t I, int64_t J) { return st[(size_t)(I + J * d.mt)]; }
   starpu_data_handle_t state(int64_t I, int64_t J) const { return st[(size_t)(I + J * d.mt)]; }
   int64_t rows(int64_t I) const { return I * d.nb + d.nb <= d.n ? d.nb : d.n - I * d.nb; }
@@ -55,25 +70,48 @@ struct chol_desc {
    * every task (on the GPUs when where() says so). */
   void place_on_gpus()
   {
-    d.gpu_masks.clear();
+    d.gpu_masks.clear(), d.chain_masks.clear(), d.rest_masks.clear();
     if (d.panel_where != STARPU_CUDA) return;
+    if (columns) return d.place_on_gpus(false); // the LU's: block column J on GPU J mod g
     d.gpu_masks = gpu_worker_masks();
     if (d.gpu_masks.size() < 2) d.gpu_masks.clear(); // one GPU: StarPU's choice is the same
   }
-  /* home: the tiles over L (ld), the flags over flags; else registered without data (a
-   * distributed run fills them). */
-  int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags, bool plain_, bool home = true)
+  /* Whether the exact graph of one process takes the column shape: on GPUs (where() is CUDA), or
+   * as EXSTAR_POTRF_COLUMNS says (1: always, 0: never; the tests run both shapes on CPUs). A CPU
+   * worker keeps a task a tile: its updates are fast at any size, and a task a block column would
+   * put the column's trsm on one core. */
+  bool want_columns() const
   {
-    plain = plain_;
-    if (int s = d.create(n, n, nb, L, ld, flags, false, home)) return s;
-    d.panel_where = plain ? 0 : where();
-    place_on_gpus();
-    if (plain) return EXSTAR_SUCCESS;
+    const char *e = std::getenv("EXSTAR_POTRF_COLUMNS");
+    if (e && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
+    return d.panel_where == STARPU_CUDA;
+  }
+  /* The states (a handle a tile, or a block column's and the column copies). */
+  int register_states()
+  {
+    if (columns) {
+      if (d.lcols.size() != (size_t)d.kt) d.add_copies();
+      cst.assign((size_t)d.nt, nullptr);
+      for (int64_t J = 0; J < d.nt; ++J)
+        if (int s = exstar_state_register(&cst[(size_t)J], d.n - J * d.nb, rows(J))) return s;
+      return EXSTAR_SUCCESS;
+    }
     st.assign((size_t)(d.mt * d.nt), nullptr);
     for (int64_t J = 0; J < d.nt; ++J)
       for (int64_t I = J; I < d.mt; ++I)
         if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
     return EXSTAR_SUCCESS;
+  }
+  /* home: the tiles over L (ld), the flags over flags (one process); else registered without
+   * data (a distributed run fills them). */
+  int create(int64_t n, int64_t nb, double *L, int64_t ld, int32_t *flags, bool plain_, bool home = true)
+  {
+    plain = plain_;
+    if (int s = d.create(n, n, nb, L, ld, flags, false, home)) return s;
+    d.panel_where = plain ? 0 : where();
+    columns = !plain && home && want_columns();
+    place_on_gpus();
+    return plain ? EXSTAR_SUCCESS : register_states();
   }
   /* Over tile handles that exist already (a descriptor's: kept, not unregistered here): the
    * flags of panel K over flags + K nb, the states. */
@@ -83,23 +121,21 @@ struct chol_desc {
     d.tiles = tiles_of.tiles;
     d.own_tiles = false, d.at_home = false, plain = false;
     d.panel_where = where();
+    columns = want_columns();
     place_on_gpus();
     d.pivots.assign((size_t)d.kt, nullptr);
     for (int64_t K = 0; K < d.kt; ++K)
       starpu_vector_data_register(&d.pivots[(size_t)K], STARPU_MAIN_RAM, (uintptr_t)(flags + K * d.nb),
                                   (uint32_t)rows(K), sizeof(int32_t));
-    st.assign((size_t)(d.mt * d.nt), nullptr);
-    for (int64_t J = 0; J < d.nt; ++J)
-      for (int64_t I = J; I < d.mt; ++I)
-        if (int s = exstar_state_register(&state(I, J), rows(I), rows(J))) return s;
-    return EXSTAR_SUCCESS;
+    return register_states();
   }
   /* The states unregistered once their tasks are done (no wait), then d released (waits for the
    * flags). */
   void destroy()
   {
-    for (starpu_data_handle_t &h : st)
-      if (h) starpu_data_unregister_submit(h), h = nullptr;
+    for (std::vector<starpu_data_handle_t> *v : {&st, &cst})
+      for (starpu_data_handle_t &h : *v)
+        if (h) starpu_data_unregister_submit(h), h = nullptr;
     d.destroy();
   }
 };
@@ -180,13 +216,85 @@ int update(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t 
   return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
 }
 
+// ---- The column shape (chol_desc::columns): every task of block column J on GPU J mod g ----
+
+// The states of block column J from its tiles (J..mt-1, J): one task a block column.
+template <class Submit>
+int init_column_states(Submit &ins, const char *who, const chol_desc &c)
+{
+  const tiled_desc &d = c.d;
+  for (int64_t J = 0; J < d.nt; ++J) {
+    std::vector<starpu_data_descr> descr;
+    for (int64_t I = J; I < d.mt; ++I) descr.push_back(starpu_data_descr{d.tile(I, J), STARPU_R});
+    descr.push_back(starpu_data_descr{c.cst[(size_t)J], STARPU_W});
+    const exstar_state_init_tiles_args a{d.mt - J};
+    int ret = ins.task(tiled_graph::traced(tiled_graph::of_column(d, J, -1, tiled_graph::gpu_only(d, exstar_state_init_tiles_cl)),
+                                           d, trace::kSetup, J),
+                       &exstar_state_init_tiles_cl, STARPU_DATA_MODE_ARRAY, descr.data(), (int)descr.size(), STARPU_VALUE,
+                       &a, sizeof a, STARPU_NAME, "exstar_potrf_state_init");
+    if (ret != 0) return submit_status(ret, who);
+  }
+  return EXSTAR_SUCCESS;
+}
+
+// Block column K of L in one task: the diagonal tile and its roots, the tiles below it, then its
+// column copy lcols[K]; the exact path reads L left of it from lcols[0..K-1].
+template <class Submit>
+int panel_column(Submit &ins, const char *who, const chol_desc &c, int64_t K, int exact_only)
+{
+  const tiled_desc &d = c.d;
+  tiled_graph::tiled_task t;
+  for (int64_t I = K; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
+  t.add(c.cst[(size_t)K], STARPU_R, K, K, EXSTAR_LU_STATE); // read: the kernels take copies
+  for (int64_t L = 0; L < K; ++L) t.add(d.lcols[(size_t)L], STARPU_R, 0, L, EXSTAR_LU_LCOL);
+  t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
+  t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV); // the root flags
+  return t.submit(ins, 0, &exstar_potrf_column_cl, d, K, K, STARPU_MAX_PRIO, exact_only, who);
+}
+
+// Block column J > K takes panel K's terms: its states (rows [J nb, n)) −= L(J.., K)·L(J, K)ᵀ,
+// L from the column copy, in one task; only the entries on and below the diagonal are needed.
+template <class Submit>
+int update_column(Submit &ins, const char *who, const chol_desc &c, int64_t K, int64_t J, int exact_only)
+{
+  const tiled_desc &d = c.d;
+  const int prio = tiled_graph::column_prio(K, J);
+  exstar_gemm_args a;
+  std::memset(&a, 0, sizeof a);
+  a.transa = 'N', a.transb = 'T', a.alpha = -1.0;
+  a.m = d.n - J * d.nb, a.n = c.rows(J), a.k = c.rows(K);
+  a.ia = (J - K) * d.nb; // row J nb in the copy of block column K
+  a.exact_only = exact_only;
+  a.uplo = 'L';
+  int ret = ins.task(tiled_graph::traced(tiled_graph::of_column(d, J, -1, tiled_graph::gpu_only(d, exstar_state_gemm_cl), prio),
+                                         d, K, J),
+                     &exstar_state_gemm_cl, STARPU_R, d.lcols[(size_t)K], STARPU_R, d.tile(J, K), STARPU_RW,
+                     c.cst[(size_t)J], STARPU_VALUE, &a, sizeof a, STARPU_PRIORITY, prio, STARPU_NAME,
+                     "exstar_potrf_update");
+  return ret == 0 ? EXSTAR_SUCCESS : submit_status(ret, who);
+}
+
 } // namespace potrf_graph
+
+/* The column shape's graph (one process): per step, the panel, then an update a block column. */
+template <class Submit>
+int potrf_column_graph(Submit &ins, const char *who, const chol_desc &c, int exact_only)
+{
+  using namespace potrf_graph;
+  int s = init_column_states(ins, who, c);
+  for (int64_t K = 0; K < c.d.mt && s == EXSTAR_SUCCESS; ++K) {
+    s = panel_column(ins, who, c, K, exact_only);
+    for (int64_t J = K + 1; J < c.d.mt && s == EXSTAR_SUCCESS; ++J) s = update_column(ins, who, c, K, J, exact_only);
+  }
+  return s;
+}
 
 /* The whole Cholesky graph on c's lower tiles through the inserter (see the top of this file). */
 template <class Submit>
 int potrf_tiled_graph(Submit &ins, const char *who, const chol_desc &c, int exact_only)
 {
   using namespace potrf_graph;
+  if (c.columns) return potrf_column_graph(ins, who, c, exact_only);
   const int64_t mt = c.d.mt;
   int s = c.plain ? EXSTAR_SUCCESS : init_states(ins, who, c);
   for (int64_t K = 0; K < mt && s == EXSTAR_SUCCESS; ++K) {

@@ -216,7 +216,7 @@ void check_cholesky(const std::string &name, int64_t n, int64_t nb, const std::v
   for (int64_t K = 0; K < t.nt; ++K) {
     for (int64_t I = K; I < t.mt; ++I) {
       t.upload();
-      REQUIRE(exstar_cuda_potrf_panel(&dv, K, I, dfail, exact_only, drep, nullptr) == 0);
+      REQUIRE(exstar_cuda_potrf_panel(&dv, K, I, I + 1, dfail, exact_only, drep, nullptr) == 0);
       cnt.cpu_repaired += exstar_cpu_potrf_panel(&hv, K, I, I + 1, fail.data(), exact_only);
       INFO((I == K ? "diagonal tile " : "tile below, row ") << I << ", panel " << K);
       CHECK(t.differ() == 0);
@@ -495,10 +495,10 @@ static int time_chol(int64_t n, int64_t nb)
   const bool per_step = std::getenv("EXSTAR_LU_TIME_STEPS") != nullptr;
   for (int64_t K = 0; K < t.nt; ++K) {
     cudaEventRecord(ev[0], nullptr);
-    if (exstar_cuda_potrf_panel(&dv, K, K, dfail, 0, drep, nullptr)) return 1;
+    if (exstar_cuda_potrf_panel(&dv, K, K, K + 1, dfail, 0, drep, nullptr)) return 1;
     cudaEventRecord(ev[1], nullptr);
     for (int64_t I = K + 1; I < t.mt; ++I)
-      if (exstar_cuda_potrf_panel(&dv, K, I, dfail, 0, drep, nullptr)) return 1;
+      if (exstar_cuda_potrf_panel(&dv, K, I, I + 1, dfail, 0, drep, nullptr)) return 1;
     cudaEventRecord(ev[2], nullptr);
     for (int64_t J = K + 1; J < t.nt; ++J)
       for (int64_t I = J; I < t.mt; ++I) {
