@@ -11,7 +11,7 @@ extern struct starpu_codelet exstar_potrf_diag_cl;
 /* J > K: RW tile (J,K), R its state, R tile (K,K), R tiles (J, 0..K-1) and (K, 0..K-1). CPU, CUDA. */
 extern struct starpu_codelet exstar_potrf_trsm_cl;
 /* The column shape (runtime/potrf_tiled_graph.h): J == K, the whole block column K of L: RW tiles
- * (K..mt-1, K), R block column K's states (one handle, EXSTAR_LU_STATE with I = K: rows from
+ * (K..mt-1, K), RW block column K's states (spent) (one handle, EXSTAR_LU_STATE with I = K: rows from
  * K nb), R the column copies lcols[0..K-1], W lcols[K], W flags(K). CPU, CUDA. */
 extern struct starpu_codelet exstar_potrf_column_cl;
 /* The plain-double baseline on the same graph (LAPACK dpotrf, dtrsm; CPU; no implementation

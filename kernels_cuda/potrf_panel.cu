@@ -12,6 +12,7 @@
 //    group's terms enter the later columns' states (the diagonal's too) by the fast sums.
 #include "kernels_cuda/subst_groups.cuh"
 #include "kernels_cuda/potrf_tiled.h"
+#include "kernels_cuda/gemm.h"
 #include "core/sqrt.h"
 
 namespace {
@@ -201,19 +202,104 @@ int potrf_trsm(const exstar_cuda_tiles *v, int64_t K, int64_t I, int exact_only,
   return status(e != cudaSuccess ? e : f);
 }
 
-// The column copy lc[K] := the tiles (I, K), I in [K, I1), stacked (the diagonal tile whole: the
-// rows above its diagonal are never read).
-int potrf_copy(const exstar_cuda_tiles *v, int64_t K, int64_t I1, cudaStream_t stream)
+// Tiles (I, K), I in [I0, I1), to (to_copy) or from the column copy lc[K] (rows from K nb).
+cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_t I1, bool to_copy, cudaStream_t stream)
 {
   const int64_t w = min64(v->nb, v->n - K * v->nb);
+  const size_t ldc = (size_t)v->ldlc[K] * sizeof(double);
   cudaError_t e = cudaSuccess;
-  for (int64_t I = K; I < I1 && e == cudaSuccess; ++I) {
+  for (int64_t I = I0; I < I1 && e == cudaSuccess; ++I) {
     const int64_t t = I + K * v->mt, rows = min64(v->nb, v->n - I * v->nb);
-    e = cudaMemcpy2DAsync(v->lc[K] + (I - K) * v->nb, (size_t)v->ldlc[K] * sizeof(double), v->a[t],
-                          (size_t)v->lda[t] * sizeof(double), (size_t)rows * sizeof(double), (size_t)w,
-                          cudaMemcpyDeviceToDevice, stream);
+    double *c = v->lc[K] + (I - K) * v->nb;
+    const size_t ldt = (size_t)v->lda[t] * sizeof(double), width = (size_t)rows * sizeof(double);
+    e = to_copy ? cudaMemcpy2DAsync(c, ldc, v->a[t], ldt, width, (size_t)w, cudaMemcpyDeviceToDevice, stream)
+                : cudaMemcpy2DAsync(v->a[t], ldt, c, ldc, width, (size_t)w, cudaMemcpyDeviceToDevice, stream);
   }
-  return status(e);
+  return e;
+}
+
+// ---- The rows below the diagonal tile in one pass (the column shape: the view has lc[K]) ----
+// Every row below is a substitution with the diagonal tile's L, as trsm_ctx, but on the rows
+// gathered in the column copy and chunk by chunk of unknowns: each chunk's substitution
+// (kernels_cuda/subst_groups.cuh, its groups' terms by the fast sums) has a chain of 128
+// unknowns (chunk_width()), not nb, and the chunk's terms enter the later unknowns' states of every row through
+// the Level-3 state product (exstar_cuda_gemm_state_add: the integer path's tensor cores), not
+// through the fast sums. A state holds its terms in any grouping, and every rounding is proved or
+// the entry takes the exact path: the bits are the tile path's. (One H200, n = 16384, nb 1024:
+// the tile path took 2.7 ms a 1024^2 tile, 450 of the 491 ms of the factorization's chain.)
+// EXSTAR_CUDA_POTRF_CHUNK (16..1024) sets it, for measurements; any value gives the same bits.
+inline int64_t chunk_width()
+{
+  static const int64_t w = [] {
+    const char *e = std::getenv("EXSTAR_CUDA_POTRF_CHUNK");
+    const long v = e ? std::atol(e) : 0;
+    return v >= 16 && v <= 1024 ? (int64_t)v : (int64_t)128;
+  }();
+  return w;
+}
+
+// The exact path of row r, unknown i: left of the panel from the column copies, the panel's own
+// terms (k in [p0, kend)) from the gathered rows Xr (stride ldx) and the diagonal tile's row Li.
+__device__ __noinline__ double exact_gathered(exstar_i64 *wacc, const dgrid &g, double a, int64_t r, int64_t i,
+                                              int64_t kend, int64_t p0, const double *Xr, int64_t ldx,
+                                              const double *Li, int64_t ldd, bool retry, unsigned long long *rep)
+{
+  return exact_sum_warp(wacc, a, retry, rep, [&](auto &sink, int t, int step) {
+    const int flags = grid_terms<true>(sink, g, r, i, min64(kend, p0), t, step);
+    return flags | span_terms(sink, p0, kend, t, step, [&](int64_t k) { return Xr[(k - p0) * ldx]; },
+                              [&](int64_t k) { return Li[(k - p0) * ldd]; });
+  });
+}
+
+// A vector j is a row below the diagonal tile (X: rows from j0, column p0 first), the unknowns
+// [c0, c0 + chunk) of the panel; L (subst_fields) the chunk's block of the diagonal tile D.
+struct gathered_ctx : subst_fields {
+  double *X;
+  int64_t ldx;
+  const exstar_bdd *SS; // the rows' states, as X
+  int64_t ldss;
+  const double *D;
+  int64_t ldd, p0;
+  __device__ double &a(int64_t i, int64_t j) const { return X[(j - j0) + (i - p0) * ldx]; }
+  __device__ double finish(int64_t i, double y) const { return y / D[(i - p0) * (1 + ldd)]; }
+  __device__ exstar_bdd state(int64_t i, int64_t j) const { return SS[(j - j0) + (i - p0) * ldss]; }
+  __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
+  {
+    return exact_gathered(wacc, g, a(i, j), j, i, kend, p0, &a(p0, j), ldx, D + (i - p0), ldd, !exact_only, rep);
+  }
+};
+
+// The rows [(K+1) nb, n) of block column K: gathered into lc[K], substituted chunk by chunk in
+// place (their states, block column K's from row (K+1) nb, are spent on the way), put back in
+// their tiles. The diagonal tile is final.
+int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned long long *rep, cudaStream_t stream)
+{
+  const int64_t nb = v->nb, p0 = K * nb, c1 = min64(v->n, p0 + nb), j0 = p0 + nb, rows = v->n - j0;
+  if (rows <= 0 || c1 <= p0) return 0;
+  const int64_t td = K + K * v->mt, t1 = (K + 1) + K * v->mt;
+  cudaError_t e = copy_tiles(v, K, K + 1, v->mt, true, stream);
+  scratch sc;
+  const int64_t chunk = chunk_width();
+  if (e == cudaSuccess) e = sc.make(v, subst_scratch_bytes(chunk, rows), stream);
+  gathered_ctx c;
+  c.g = sc.g;
+  c.X = v->lc[K] + nb, c.ldx = v->ldlc[K];
+  exstar_bdd *SS = (exstar_bdd *)v->st[t1]; // row (K+1) nb of the block column's states
+  c.SS = SS, c.ldss = v->ldst[t1];
+  c.D = v->a[td], c.ldd = v->lda[td], c.p0 = p0;
+  c.j0 = j0, c.exact_only = exact_only, c.rep = rep;
+  int s = status(e);
+  for (int64_t a = p0; a < c1 && s == 0; a += chunk) {
+    const int64_t b = min64(c1, a + chunk);
+    c.c0 = a, c.L = c.D + (a - p0) * (1 + c.ldd), c.ldl = c.ldd;
+    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream));
+    if (s == 0 && b < c1) // the chunk's terms into the states of the unknowns after it
+      s = exstar_cuda_gemm_state_add('N', 'T', rows, c1 - b, b - a, -1.0, c.X, (a - p0) * c.ldx, c.ldx, c.D,
+                                     (b - p0) + (a - p0) * c.ldd, c.ldd, SS, (b - p0) * c.ldss, c.ldss, stream);
+  }
+  if (s == 0) s = status(copy_tiles(v, K, K + 1, v->mt, false, stream));
+  const cudaError_t f = sc.base ? sc.release(stream) : cudaSuccess;
+  return s != 0 ? s : status(f);
 }
 
 } // namespace
@@ -223,8 +309,10 @@ extern "C" int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, in
 {
   cudaStream_t stream = (cudaStream_t)s;
   int e = I0 == K ? potrf_diag(v, K, fail, exact_only, repaired, stream) : 0;
-  // the tiles below the diagonal one after another: each launch fills the GPU (a block a row)
+  if (I0 == K && I1 == v->mt && v->lc && v->lc[K]) { // the column shape: every row below at once
+    if (e == 0) e = potrf_below(v, K, exact_only, repaired, stream);
+    return e == 0 ? status(copy_tiles(v, K, K, K + 1, true, stream)) : e; // the diagonal tile's copy
+  }
   for (int64_t I = I0 == K ? K + 1 : I0; I < I1 && e == 0; ++I) e = potrf_trsm(v, K, I, exact_only, repaired, stream);
-  if (e == 0 && I0 == K && v->lc && v->lc[K]) e = potrf_copy(v, K, I1, stream);
   return e;
 }

@@ -15,10 +15,11 @@ extern "C" {
 #endif
 
 /* As exstar_cpu_potrf_panel(v, K, I0, I1, fail, exact_only): the tiles (I, K), I in [I0, I1), of
- * L (I0 == K: the diagonal tile first, its roots, and fail, a DEVICE array of the panel's width;
- * then lc[K] when the view has column copies: the tiles stacked, the rows of the diagonal tile
- * above its diagonal as the tile holds them, where the CPU kernel writes zeros; never read). The
- * states are read, not written. repaired (DEVICE, may be NULL): += the number of entries computed
+ * L (I0 == K: the diagonal tile first, its roots, and fail, a DEVICE array of the panel's width).
+ * The whole block column (I0 == K, I1 == mt) of a view with column copies also writes lc[K] (the
+ * tiles stacked; the rows of the diagonal tile above its diagonal as the tile holds them, where
+ * the CPU kernel writes zeros: never read), and spends the states of the rows below the diagonal
+ * tile (they must be writable); else the states are read, not written. repaired (DEVICE, may be NULL): += the number of entries computed
  * by the exact path (the roots, always exact, not counted). */
 int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_t I1, int32_t *fail,
                             int exact_only, unsigned long long *repaired, exstar_cuda_stream stream);

@@ -245,7 +245,7 @@ int panel_column(Submit &ins, const char *who, const chol_desc &c, int64_t K, in
   const tiled_desc &d = c.d;
   tiled_graph::tiled_task t;
   for (int64_t I = K; I < d.mt; ++I) t.add(d.tile(I, K), STARPU_RW, I, K, EXSTAR_LU_TILE);
-  t.add(c.cst[(size_t)K], STARPU_R, K, K, EXSTAR_LU_STATE); // read: the kernels take copies
+  t.add(c.cst[(size_t)K], STARPU_RW, K, K, EXSTAR_LU_STATE); // spent by the GPU kernel (no copy)
   for (int64_t L = 0; L < K; ++L) t.add(d.lcols[(size_t)L], STARPU_R, 0, L, EXSTAR_LU_LCOL);
   t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
   t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV); // the root flags
