@@ -227,15 +227,23 @@ cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_
 // through the fast sums. A state holds its terms in any grouping, and every rounding is proved or
 // the entry takes the exact path: the bits are the tile path's. (One H200, n = 16384, nb 1024:
 // the tile path took 2.7 ms a 1024^2 tile, 450 of the 491 ms of the factorization's chain.)
-// EXSTAR_CUDA_POTRF_CHUNK (16..1024) sets it, for measurements; any value gives the same bits.
+// EXSTAR_CUDA_POTRF_CHUNK (16..1024) and EXSTAR_CUDA_POTRF_THREADS (32, 64 or 128 a row) set
+// them, for measurements; no value changes a bit.
+inline long env_or(const char *name, long lo, long hi, long fallback)
+{
+  const char *e = std::getenv(name);
+  const long v = e ? std::atol(e) : 0;
+  return v >= lo && v <= hi ? v : fallback;
+}
 inline int64_t chunk_width()
 {
-  static const int64_t w = [] {
-    const char *e = std::getenv("EXSTAR_CUDA_POTRF_CHUNK");
-    const long v = e ? std::atol(e) : 0;
-    return v >= 16 && v <= 1024 ? (int64_t)v : (int64_t)128;
-  }();
+  static const int64_t w = env_or("EXSTAR_CUDA_POTRF_CHUNK", 16, 1024, 128);
   return w;
+}
+inline unsigned row_threads()
+{
+  static const unsigned t = (unsigned)env_or("EXSTAR_CUDA_POTRF_THREADS", 32, 128, 32) / 32 * 32;
+  return t == 96 ? 64 : t;
 }
 
 // The exact path of row r, unknown i: left of the panel from the column copies, the panel's own
@@ -292,7 +300,7 @@ int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned 
   for (int64_t a = p0; a < c1 && s == 0; a += chunk) {
     const int64_t b = min64(c1, a + chunk);
     c.c0 = a, c.L = c.D + (a - p0) * (1 + c.ldd), c.ldl = c.ldd;
-    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream));
+    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, row_threads()));
     if (s == 0 && b < c1) // the chunk's terms into the states of the unknowns after it
       s = exstar_cuda_gemm_state_add('N', 'T', rows, c1 - b, b - a, -1.0, c.X, (a - p0) * c.ldx, c.ldx, c.D,
                                      (b - p0) + (a - p0) * c.ldd, c.ldd, SS, (b - p0) * c.ldss, c.ldss, stream);

@@ -143,6 +143,9 @@ __global__ void __launch_bounds__(128, 4) subst_kernel(C c, int64_t r1)
         __syncwarp(); // the next group's states in memory
         subst_group(c, col, acc, j, n0, (int)min64(kGroup, r1 - n0), ut[cur ^ 1], &seb[cur ^ 1]);
       }
+      if (blockDim.x == 32) // a warp alone: it takes the group's terms into the unknowns below too
+        for (int64_t ib = n0 + kGroup + threadIdx.x; ib < r1; ib += 32)
+          subst_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
     } else {
       for (int64_t ib = n0 + kGroup + (threadIdx.x - 32); ib < r1; ib += blockDim.x - 32)
         subst_take_group(c, col, ib, g0, nr, ut[cur], seb[cur]);
@@ -168,8 +171,12 @@ inline size_t subst_scratch_bytes(int64_t r, int64_t nv)
 {
   return subst_ea_bytes(r) + (subst_in_shared(r) ? 0 : (size_t)(r * nv) * sizeof(exstar_bdd));
 }
+// threads: 128 (a warp substitutes, three take the terms below), 64, or 32 (one warp does both:
+// for short vectors, where the substitution's chain is the time and 16 warps an SM run 16 chains
+// instead of 4).
 template <class C>
-cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t nv, char *extra, cudaStream_t stream)
+cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t nv, char *extra, cudaStream_t stream,
+                         unsigned threads = 128)
 {
   const bool in_shared = subst_in_shared(r);
   const int64_t ne = r * ((r + kGroup - 1) / kGroup);
@@ -177,7 +184,7 @@ cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t n
   c.S = in_shared ? nullptr : (exstar_bdd *)(extra + subst_ea_bytes(r));
   subst_exps_kernel<<<blocks_for(ne, 256), 256, 0, stream>>>(L, ldl, r, (int *)extra);
   if (!in_shared) subst_states_kernel<<<blocks_for(r * nv, 256), 256, 0, stream>>>(c, r, nv);
-  subst_kernel<<<(unsigned)nv, 128, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(c, c.c0 + r);
+  subst_kernel<<<(unsigned)nv, threads, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(c, c.c0 + r);
   return cudaGetLastError();
 }
 
