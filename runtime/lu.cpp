@@ -562,14 +562,17 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   // launches) dominate small tiles (H100, n = 8192: nb 512 1.25 s, 256 1.78 s; 2026-11-24).
   // The same with CPU workers beside the GPU: the panel path is then the GPU's (panel_where), and
   // with 128 the updates are 64x more tasks (15 CPU workers + GPU, n = 8192: nb 128 9.3 s).
-  // 1024 where each GPU has at least 32768 columns to itself: the updates (k = nb terms a pass
+  // 1024 where each GPU has at least 16384 columns to itself: the updates (k = nb terms a pass
   // of the integer path, whose int32 sums and states are its memory traffic) then bound one
   // GPU, and k = 1024 halves that traffic per term, while the panels, longer with nb, are off
-  // the critical path there (one H200, n = 32768: nb 1024 3.82 s, 512 4.74 s; 2026-11-28).
-  // Below that the panel chain sets the time and 512 stays (measured, before: 256 and 512).
+  // the critical path there (H200s, 2026-11-28: one, n = 32768: nb 1024 3.80 s, 512 4.74 s;
+  // n = 16384: 0.774 s, 0.80 s; two, n = 32768: 2.13 s, 2.57 s). Below that the panel chain
+  // sets the time and 512 stays (four, n = 32768: nb 512 1.62 s, 1024 1.98 s; measured before:
+  // 256 and 512). The Cholesky agrees (one H200, n = 16384: 1024 0.43 s, 512 0.50 s; four:
+  // 512 0.18-0.20 s, 1024 0.20 s).
   if (exstar_rt::panel_where() == STARPU_CUDA) {
     const int64_t gpus = (int64_t)exstar_rt::gpu_worker_masks().size();
-    return (m < n ? m : n) / (gpus > 1 ? gpus : 1) >= 32768 ? 1024 : 512;
+    return (m < n ? m : n) / (gpus > 1 ? gpus : 1) >= 16384 ? 1024 : 512;
   }
   return 128;
 }
