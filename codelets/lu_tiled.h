@@ -24,8 +24,8 @@ struct exstar_lu_tiled_args {
  * CUDA kernels (cuda_funcs[0] set). */
 extern struct starpu_codelet exstar_lu_panel_cl; /* RW panel tiles and states, R tiles above, R lc and perm left,
                                                     W lc(K), perm(K), ipiv (or R tiles left: no copies) */
-extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), R its state, R lc and perm 0..K (or tiles
-                                                    L(K, 0..K)), R U(0..K-1, J) */
+extern struct starpu_codelet exstar_lu_urow_cl;  /* RW tile (K,J), RW its state (the GPU may spend it), R lc
+                                                    and perm 0..K (or tiles L(K, 0..K)), R U(0..K-1, J) */
 extern struct starpu_codelet exstar_lu_laswp_cl; /* RW tiles (and states) of block column J, rows >= K nb; R ipiv; CPU or CUDA */
 extern struct starpu_codelet exstar_lu_laswp_host_cl; /* the same for any number of tiles: CPU or CUDA */
 #define EXSTAR_LU_LASWP_DEVICE_TILES 96

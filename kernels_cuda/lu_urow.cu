@@ -2,17 +2,19 @@
 // column, group after group (kernels_cuda/subst_groups.cuh). Definitions and bits:
 // kernels_cpu/lu_tiled.cpp.
 #include "kernels_cuda/subst_groups.cuh"
+#include "kernels_cuda/gemm.h"
 
 namespace {
 
-// Block row K of U in block column J: tile (K, J) in place, its state read; an unknown i of
-// column j is u(i, j), the factor unit lower L(K, K).
+// Block row K of U in block column J: tile (K, J) in place (its first row u0), its state read;
+// an unknown i of column j is u(i, j), the factor unit lower L(K, K) (subst_fields' L: from the
+// first unknown c0 of the substitution, u0 or a chunk's).
 struct urow_ctx : subst_fields {
   double *U;
-  int64_t ldu;
-  __device__ double &a(int64_t i, int64_t j) const { return U[(i - c0) + (j - j0) * ldu]; }
+  int64_t ldu, u0;
+  __device__ double &a(int64_t i, int64_t j) const { return U[(i - u0) + (j - j0) * ldu]; }
   __device__ double finish(int64_t, double y) const { return y; }
-  __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(i - c0) + (j - j0) * ldst]; }
+  __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(i - u0) + (j - j0) * ldst]; }
   __device__ __noinline__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
     const dgrid &gg = g;
@@ -20,6 +22,22 @@ struct urow_ctx : subst_fields {
                           [&](auto &sink, int t, int step) { return grid_terms(sink, gg, i, j, kend, t, step); });
   }
 };
+
+// EXSTAR_CUDA_UROW_CHUNK (16..1024; unset: none) substitutes a block row chunk by chunk of that
+// many unknowns, each chunk's terms into the later unknowns' states by the Level-3 state product
+// (as the Cholesky's rows below its diagonal tile, kernels_cuda/potrf_panel.cu), with
+// EXSTAR_CUDA_UROW_THREADS (32 by default then) threads a column; it spends the states of the
+// block row. Not the default until measured.
+inline int64_t urow_chunk()
+{
+  static const int64_t w = subst_env("EXSTAR_CUDA_UROW_CHUNK", 16, 1024, 0);
+  return w;
+}
+inline unsigned urow_threads()
+{
+  static const unsigned t = (unsigned)subst_env("EXSTAR_CUDA_UROW_THREADS", 32, 128, 32) / 32 * 32;
+  return t == 96 ? 64 : t;
+}
 
 } // namespace
 
@@ -31,17 +49,28 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
   if (r <= 0 || nc <= 0) return 0;
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
+  const int64_t w = urow_chunk() ? min64(urow_chunk(), r) : r; // unknowns a substitution
+  const unsigned threads = w < r ? urow_threads() : 128;
   scratch sc;
-  cudaError_t e = sc.make(v, subst_scratch_bytes(r, nc), stream, c0, r, K);
+  cudaError_t e = sc.make(v, subst_scratch_bytes(w, nc), stream, c0, r, K);
   if (e != cudaSuccess) return status(e);
   if (v->lc && K > 0) row_map_kernel<<<blocks_for(r * K, 256), 256, 0, stream>>>(sc.g, sc.perms, K);
   urow_ctx c;
   c.g = sc.g;
-  c.U = v->a[tu], c.ldu = v->lda[tu];
-  c.L = v->lc ? v->lc[K] : v->a[tl], c.ldl = v->lc ? v->ldlc[K] : v->lda[tl]; // L(K, K)
+  c.U = v->a[tu], c.ldu = v->lda[tu], c.u0 = c0;
+  const double *L = v->lc ? v->lc[K] : v->a[tl]; // L(K, K)
+  const int64_t ldl = v->lc ? v->ldlc[K] : v->lda[tl];
   c.st = (const exstar_bdd *)v->st[tu], c.ldst = v->ldst[tu];
-  c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
-  e = subst_launch(c, c.L, c.ldl, r, nc, sc.extra, stream);
+  c.j0 = j0, c.exact_only = exact_only, c.rep = repaired;
+  int ret = 0;
+  for (int64_t a = c0; a < r1 && ret == 0; a += w) {
+    const int64_t b = min64(r1, a + w);
+    c.c0 = a, c.L = L + (a - c0) * (1 + ldl), c.ldl = ldl;
+    ret = status(subst_launch(c, c.L, c.ldl, b - a, nc, sc.extra, stream, threads));
+    if (ret == 0 && b < r1) // the chunk's terms into the states of the unknowns below it
+      ret = exstar_cuda_gemm_state_add('N', 'N', r1 - b, nc, b - a, -1.0, L, (b - c0) + (a - c0) * ldl, ldl, c.U,
+                                       a - c0, c.ldu, v->st[tu], b - c0, c.ldst, stream);
+  }
   const cudaError_t f = sc.release(stream);
-  return status(e != cudaSuccess ? e : f);
+  return ret != 0 ? ret : status(f);
 }

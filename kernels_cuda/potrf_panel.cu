@@ -229,20 +229,14 @@ cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_
 // the tile path took 2.7 ms a 1024^2 tile, 450 of the 491 ms of the factorization's chain.)
 // EXSTAR_CUDA_POTRF_CHUNK (16..1024) and EXSTAR_CUDA_POTRF_THREADS (32, 64 or 128 a row) set
 // them, for measurements; no value changes a bit.
-inline long env_or(const char *name, long lo, long hi, long fallback)
-{
-  const char *e = std::getenv(name);
-  const long v = e ? std::atol(e) : 0;
-  return v >= lo && v <= hi ? v : fallback;
-}
 inline int64_t chunk_width()
 {
-  static const int64_t w = env_or("EXSTAR_CUDA_POTRF_CHUNK", 16, 1024, 128);
+  static const int64_t w = subst_env("EXSTAR_CUDA_POTRF_CHUNK", 16, 1024, 128);
   return w;
 }
 inline unsigned row_threads()
 {
-  static const unsigned t = (unsigned)env_or("EXSTAR_CUDA_POTRF_THREADS", 32, 128, 32) / 32 * 32;
+  static const unsigned t = (unsigned)subst_env("EXSTAR_CUDA_POTRF_THREADS", 32, 128, 32) / 32 * 32;
   return t == 96 ? 64 : t;
 }
 

@@ -171,6 +171,15 @@ inline size_t subst_scratch_bytes(int64_t r, int64_t nv)
 {
   return subst_ea_bytes(r) + (subst_in_shared(r) ? 0 : (size_t)(r * nv) * sizeof(exstar_bdd));
 }
+// The value of the environment variable `name` when in [lo, hi], else fallback (the chunk widths
+// and threads a vector of the chunked substitutions, for measurements: no value changes a bit).
+inline long subst_env(const char *name, long lo, long hi, long fallback)
+{
+  const char *e = std::getenv(name);
+  const long v = e ? std::atol(e) : 0;
+  return v >= lo && v <= hi ? v : fallback;
+}
+
 // threads: 128 (a warp substitutes, three take the terms below), 64, or 32 (one warp does both:
 // for short vectors, where the substitution's chain is the time and 16 warps an SM run 16 chains
 // instead of 4).

@@ -237,7 +237,7 @@ int urow(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int64_t J
     t.add(d.tile(K, K), STARPU_R, K, K, EXSTAR_LU_TILE);
     return t.submit(ins, d.rank(K, J), &exstar_lu_plain_urow_cl, d, K, J, prio, exact_only, who);
   }
-  t.add(d.state(J), STARPU_R, -1, J, EXSTAR_LU_STATE);
+  t.add(d.state(J), STARPU_RW, -1, J, EXSTAR_LU_STATE); // the GPU kernel may spend block row K's
   add_copies(t, d, K + 1, STARPU_R); // block row K of L: L(K, K) and, for the exact path, left of it
   for (int64_t I = 0; I < K; ++I) t.add(d.tile(I, J), STARPU_R, I, J, EXSTAR_LU_TILE);
   return t.submit(ins, d.state_rank(J), &exstar_lu_urow_cl, d, K, J, prio, exact_only, who);
