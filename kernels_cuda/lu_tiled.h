@@ -50,8 +50,8 @@ typedef struct {
  * panel's states are left spent, as the CPU kernel leaves them. */
 int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
                          unsigned long long *repaired, exstar_cuda_stream stream);
-/* As exstar_cpu_lu_urow. The state of tile (K, J) is read, or spent when EXSTAR_CUDA_UROW_CHUNK
- * chunks the substitution (kernels_cuda/lu_urow.cu): it must be writable. */
+/* As exstar_cpu_lu_urow. The state of tile (K, J) is spent when the substitution goes by chunks
+ * (nb above 128, kernels_cuda/lu_urow.cu): it must be writable. */
 int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_t J, int exact_only,
                         unsigned long long *repaired, exstar_cuda_stream stream);
 /* As exstar_cpu_lu_laswp on any number of tiles (the column through the grid arrays). */

@@ -23,14 +23,16 @@ struct urow_ctx : subst_fields {
   }
 };
 
-// EXSTAR_CUDA_UROW_CHUNK (16..1024; unset: none) substitutes a block row chunk by chunk of that
-// many unknowns, each chunk's terms into the later unknowns' states by the Level-3 state product
-// (as the Cholesky's rows below its diagonal tile, kernels_cuda/potrf_panel.cu), with
-// EXSTAR_CUDA_UROW_THREADS (32 by default then) threads a column; it spends the states of the
-// block row. Not the default until measured.
+// A block row is substituted chunk by chunk of 128 unknowns (EXSTAR_CUDA_UROW_CHUNK: 16..1024, at
+// least nb for the whole row at once), each chunk's terms into the later unknowns' states by the
+// Level-3 state product (as the Cholesky's rows below its diagonal tile,
+// kernels_cuda/potrf_panel.cu), a warp a column (EXSTAR_CUDA_UROW_THREADS: 32, 64 or 128): a
+// chain of 128 unknowns instead of nb, and 16 columns an SM instead of 4. It spends the states of
+// the block row. One H200, tiles of 1024, at home: the exact LU at n = 16384 0.785 -> 0.647 s,
+// at 32768 3.85 -> 3.22 s (chunks of 256: 0.665 s at 16384).
 inline int64_t urow_chunk()
 {
-  static const int64_t w = subst_env("EXSTAR_CUDA_UROW_CHUNK", 16, 1024, 0);
+  static const int64_t w = subst_env("EXSTAR_CUDA_UROW_CHUNK", 16, 1024, 128);
   return w;
 }
 inline unsigned urow_threads()
@@ -49,7 +51,7 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
   if (r <= 0 || nc <= 0) return 0;
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
-  const int64_t w = urow_chunk() ? min64(urow_chunk(), r) : r; // unknowns a substitution
+  const int64_t w = min64(urow_chunk(), r); // unknowns a substitution
   const unsigned threads = w < r ? urow_threads() : 128;
   scratch sc;
   cudaError_t e = sc.make(v, subst_scratch_bytes(w, nc), stream, c0, r, K);
