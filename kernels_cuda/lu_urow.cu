@@ -30,15 +30,10 @@ struct urow_ctx : subst_fields {
 // chain of 128 unknowns instead of nb, and 16 columns an SM instead of 4. It spends the states of
 // the block row. One H200, tiles of 1024, at home: the exact LU at n = 16384 0.785 -> 0.647 s,
 // at 32768 3.85 -> 3.22 s (chunks of 256: 0.665 s at 16384).
-inline int64_t urow_chunk()
+inline const subst_chunking &urow_chunking()
 {
-  static const int64_t w = subst_env("EXSTAR_CUDA_UROW_CHUNK", 16, 1024, 128);
-  return w;
-}
-inline unsigned urow_threads()
-{
-  static const unsigned t = (unsigned)subst_env("EXSTAR_CUDA_UROW_THREADS", 32, 128, 32) / 32 * 32;
-  return t == 96 ? 64 : t;
+  static const subst_chunking c("EXSTAR_CUDA_UROW_CHUNK", "EXSTAR_CUDA_UROW_THREADS");
+  return c;
 }
 
 } // namespace
@@ -51,8 +46,8 @@ extern "C" int exstar_cuda_lu_urow(const exstar_cuda_tiles *v, int64_t K, int64_
   const int64_t j0 = J * v->nb, j1 = min64(v->n, j0 + v->nb), nc = j1 - j0;
   if (r <= 0 || nc <= 0) return 0;
   const int64_t tl = K + K * v->mt, tu = K + J * v->mt;
-  const int64_t w = min64(urow_chunk(), r); // unknowns a substitution
-  const unsigned threads = w < r ? urow_threads() : 128;
+  const int64_t w = min64(urow_chunking().width, r); // unknowns a substitution
+  const unsigned threads = w < r ? urow_chunking().threads : 128;
   scratch sc;
   cudaError_t e = sc.make(v, subst_scratch_bytes(w, nc), stream, c0, r, K);
   if (e != cudaSuccess) return status(e);

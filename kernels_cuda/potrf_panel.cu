@@ -222,22 +222,17 @@ cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_
 // Every row below is a substitution with the diagonal tile's L, as trsm_ctx, but on the rows
 // gathered in the column copy and chunk by chunk of unknowns: each chunk's substitution
 // (kernels_cuda/subst_groups.cuh, its groups' terms by the fast sums) has a chain of 128
-// unknowns (chunk_width()), not nb, and the chunk's terms enter the later unknowns' states of every row through
+// unknowns (below_chunking()), not nb, and the chunk's terms enter the later unknowns' states of every row through
 // the Level-3 state product (exstar_cuda_gemm_state_add: the integer path's tensor cores), not
 // through the fast sums. A state holds its terms in any grouping, and every rounding is proved or
 // the entry takes the exact path: the bits are the tile path's. (One H200, n = 16384, nb 1024:
 // the tile path took 2.7 ms a 1024^2 tile, 450 of the 491 ms of the factorization's chain.)
 // EXSTAR_CUDA_POTRF_CHUNK (16..1024) and EXSTAR_CUDA_POTRF_THREADS (32, 64 or 128 a row) set
 // them, for measurements; no value changes a bit.
-inline int64_t chunk_width()
+inline const subst_chunking &below_chunking()
 {
-  static const int64_t w = subst_env("EXSTAR_CUDA_POTRF_CHUNK", 16, 1024, 128);
-  return w;
-}
-inline unsigned row_threads()
-{
-  static const unsigned t = (unsigned)subst_env("EXSTAR_CUDA_POTRF_THREADS", 32, 128, 32) / 32 * 32;
-  return t == 96 ? 64 : t;
+  static const subst_chunking c("EXSTAR_CUDA_POTRF_CHUNK", "EXSTAR_CUDA_POTRF_THREADS");
+  return c;
 }
 
 // The exact path of row r, unknown i: left of the panel from the column copies, the panel's own
@@ -281,7 +276,7 @@ int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned 
   const int64_t td = K + K * v->mt, t1 = (K + 1) + K * v->mt;
   cudaError_t e = copy_tiles(v, K, K + 1, v->mt, true, stream);
   scratch sc;
-  const int64_t chunk = chunk_width();
+  const int64_t chunk = below_chunking().width;
   if (e == cudaSuccess) e = sc.make(v, subst_scratch_bytes(chunk, rows), stream);
   gathered_ctx c;
   c.g = sc.g;
@@ -294,7 +289,7 @@ int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned 
   for (int64_t a = p0; a < c1 && s == 0; a += chunk) {
     const int64_t b = min64(c1, a + chunk);
     c.c0 = a, c.L = c.D + (a - p0) * (1 + c.ldd), c.ldl = c.ldd;
-    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, row_threads()));
+    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, below_chunking().threads));
     if (s == 0 && b < c1) // the chunk's terms into the states of the unknowns after it
       s = exstar_cuda_gemm_state_add('N', 'T', rows, c1 - b, b - a, -1.0, c.X, (a - p0) * c.ldx, c.ldx, c.D,
                                      (b - p0) + (a - p0) * c.ldd, c.ldd, SS, (b - p0) * c.ldss, c.ldss, stream);

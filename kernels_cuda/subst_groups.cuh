@@ -180,6 +180,19 @@ inline long subst_env(const char *name, long lo, long hi, long fallback)
   return v >= lo && v <= hi ? v : fallback;
 }
 
+// A substitution by chunks (the Cholesky's rows below a diagonal tile, the LU's block rows of U):
+// unknowns a chunk (chunk_var, 16..1024, default 128) and threads a vector (threads_var: 32, 64
+// or 128, default 32), read once.
+struct subst_chunking {
+  int64_t width;
+  unsigned threads;
+  subst_chunking(const char *chunk_var, const char *threads_var) : width(subst_env(chunk_var, 16, 1024, 128))
+  {
+    const unsigned t = (unsigned)subst_env(threads_var, 32, 128, 32) / 32 * 32;
+    threads = t == 96 ? 64 : t;
+  }
+};
+
 // threads: 128 (a warp substitutes, three take the terms below), 64, or 32 (one warp does both:
 // for short vectors, where the substitution's chain is the time and 16 warps an SM run 16 chains
 // instead of 4).
