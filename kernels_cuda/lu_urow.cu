@@ -32,7 +32,7 @@ struct urow_ctx : subst_fields {
 // at 32768 3.85 -> 3.22 s (chunks of 256: 0.665 s at 16384).
 inline const subst_chunking &urow_chunking()
 {
-  static const subst_chunking c("EXSTAR_CUDA_UROW_CHUNK", "EXSTAR_CUDA_UROW_THREADS");
+  static const subst_chunking c("EXSTAR_CUDA_UROW_CHUNK", "EXSTAR_CUDA_UROW_THREADS", 32);
   return c;
 }
 

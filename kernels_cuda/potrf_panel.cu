@@ -5,19 +5,60 @@
 //  - A tile below the diagonal: each of its rows is a substitution with the diagonal tile's L
 //    (kernels_cuda/subst_groups.cuh, as the LU's block rows of U), each unknown divided by its
 //    diagonal entry once its sum is rounded.
-//  - The diagonal tile: group after group of kGroup columns, one block walks the group's columns
-//    (the root: its state plus the group's own terms when the bound proves the root's rounding,
-//    else the exact value of all its terms, by a warp, rounded by core/sqrt.h; the column below
-//    it: each entry its state plus the group's own terms, checked or exact, divided), and the
-//    group's terms enter the later columns' states (the diagonal's too) by the fast sums.
+//  - The diagonal tile: chunk after chunk of columns (diag_chunk(), 128 by default). In a chunk,
+//    group after group of kGroup columns, one block walks the group's columns over the chunk's
+//    rows (the root: its state plus the group's own terms when the bound proves the root's
+//    rounding, else the exact value of all its terms, by a warp, rounded by core/sqrt.h; the
+//    column below it: each entry its state plus the group's own terms, checked or exact,
+//    divided), and the group's terms enter the chunk's later columns' states (the diagonal's too)
+//    by the fast sums. The tile's rows below the chunk are then a substitution with the chunk's
+//    triangle, as the tiles below (subst_groups.cuh), and the chunk's terms enter the later
+//    columns' states through the Level-3 state product. One block walking all nb rows of every
+//    column took ~5.5 us a column (90 ms of the 329 ms chain at n = 16384 on one H200).
 #include "kernels_cuda/subst_groups.cuh"
 #include "kernels_cuda/potrf_tiled.h"
 #include "kernels_cuda/gemm.h"
 #include "core/sqrt.h"
+#include <cstdio>
+#include <vector>
 
 namespace {
 
 constexpr int kDiagThreads = 512; // the block that walks a group's columns
+
+// EXSTAR_CUDA_POTRF_TRACE=1 (measurements only): where one panel's time went, by phase, to stderr
+// (CUDA events on the panel's stream; the report synchronizes it).
+struct phase_trace {
+  enum kind { walk, diag_subst, diag_products, subst, products, copies, nkinds };
+  std::vector<std::pair<int, cudaEvent_t>> marks; // each mark ends a phase of its kind
+  cudaStream_t stream = nullptr;
+  static bool wanted()
+  {
+    static const bool on = std::getenv("EXSTAR_CUDA_POTRF_TRACE") != nullptr;
+    return on;
+  }
+  void mark(int k)
+  {
+    cudaEvent_t e;
+    if (cudaEventCreate(&e) == cudaSuccess && cudaEventRecord(e, stream) == cudaSuccess) marks.push_back({k, e});
+  }
+  void report(int64_t K, int64_t rows, const unsigned long long *rep)
+  {
+    static const char *const names[nkinds] = {"walk", "diag subst", "diag products", "subst", "products", "copies"};
+    double ms[nkinds] = {0, 0, 0, 0, 0, 0};
+    unsigned long long declined = 0;
+    if (cudaStreamSynchronize(stream) == cudaSuccess && rep) cudaMemcpy(&declined, rep, sizeof declined, cudaMemcpyDeviceToHost);
+    for (size_t i = 1; i < marks.size(); ++i) {
+      float t = 0.0f;
+      if (cudaEventElapsedTime(&t, marks[i - 1].second, marks[i].second) == cudaSuccess) ms[marks[i].first] += t;
+    }
+    std::fprintf(stderr, "potrf panel K=%lld rows %lld:", (long long)K, (long long)rows);
+    for (int k = 0; k < nkinds; ++k) std::fprintf(stderr, " %s %.3f ms%s", names[k], ms[k], k + 1 < nkinds ? "," : "");
+    std::fprintf(stderr, "; exact entries so far %llu\n", declined);
+    for (auto &m : marks) cudaEventDestroy(m.second);
+    marks.clear();
+  }
+};
 
 // The terms k < kend of rows r and j of L: left of the panel (its first column c0) from the
 // column copies when the grid has them (the column shape) or the tiles, the panel's own from its
@@ -40,29 +81,31 @@ __device__ __noinline__ double exact_rows(exstar_i64 *wacc, const dgrid &g, doub
                         [&](auto &sink, int t, int step) { return row_terms(sink, g, r, j, kend, c0, t, step); });
 }
 
-// Tile (I, K) below the diagonal: an unknown i is a column of the panel, a vector j a row of the
-// tile; the factor is the diagonal tile (K, K).
-struct trsm_ctx : subst_fields { // L: tile (K, K); st: tile (I, K)'s states
-  double *X;                      // tile (I, K)
-  int64_t ldx;
+// Tile (I, K) below the diagonal, or the diagonal tile's rows below a chunk: an unknown i is a
+// column of the panel (from c0), a vector j a row (from j0); the factor is the diagonal tile's
+// block at (c0, c0). The exact path splits the terms at the panel's first column p0.
+struct trsm_ctx : subst_fields { // L: tile (K, K)'s block; st: the rows' states
+  double *X;                      // the rows, at (j0, c0)
+  int64_t ldx, p0;
   __device__ double &a(int64_t i, int64_t j) const { return X[(j - j0) + (i - c0) * ldx]; }
   __device__ double finish(int64_t i, double y) const { return y / L[(i - c0) * (1 + ldl)]; }
   __device__ exstar_bdd state(int64_t i, int64_t j) const { return st[(j - j0) + (i - c0) * ldst]; }
   __device__ double exact(exstar_i64 *wacc, int64_t i, int64_t j, int64_t kend) const
   {
-    return exact_rows(wacc, g, a(i, j), j, i, kend, c0, !exact_only, rep);
+    return exact_rows(wacc, g, a(i, j), j, i, kend, p0, !exact_only, rep);
   }
 };
 
 // The diagonal tile: columns [c0, c1) (w of them), the tile X in place, its states copied to S
-// (w x w, leading dimension w; the diagonal's too: a root's value within its bound).
+// (w x w, leading dimension w; the diagonal's too: a root's value within its bound). The walk
+// covers the rows before r1 (the end of the current chunk).
 struct diag_ctx {
   dgrid g;
   double *X;
   int64_t ldx;
   exstar_bdd *S;
   int32_t *fail;
-  int64_t c0, c1, w;
+  int64_t c0, c1, w, r1;
   int exact_only;
   unsigned long long *rep;
   __device__ double &x(int64_t i, int64_t j) const { return X[(i - c0) + (j - c0) * ldx]; }
@@ -96,8 +139,8 @@ __device__ double diag_root(const diag_ctx &c, exstar_i64 *acc, int64_t j, int64
 }
 
 // The columns [g0, g1) of the diagonal tile, one after another, by one block: the root, then
-// each entry below it from its state (every term left of the group in it) plus the group's own
-// terms, rounded when the bound proves it, else exactly; divided by the root.
+// each entry below it (rows before r1) from its state (every term left of the group in it) plus
+// the group's own terms, rounded when the bound proves it, else exactly; divided by the root.
 __global__ void __launch_bounds__(kDiagThreads) diag_group_kernel(diag_ctx c, int64_t g0, int64_t g1)
 {
   __shared__ exstar_i64 wacc[kDiagThreads / 32][EXSTAR_ACC_WORDS];
@@ -111,9 +154,9 @@ __global__ void __launch_bounds__(kDiagThreads) diag_group_kernel(diag_ctx c, in
     }
     __syncthreads();
     const double root = sroot;
-    for (int64_t base = c.c0; base < c.c1; base += blockDim.x) { // the same trips for every thread
+    for (int64_t base = g0; base < c.r1; base += blockDim.x) { // the same trips for every thread
       const int64_t i = base + threadIdx.x;
-      const bool mine = i > j && i < c.c1;
+      const bool mine = i > j && i < c.r1;
       double y = 0.0;
       bool want = false;
       if (mine) {
@@ -129,12 +172,12 @@ __global__ void __launch_bounds__(kDiagThreads) diag_group_kernel(diag_ctx c, in
   }
 }
 
-// The terms of the group [g0, g1) into the states of the later columns: s(i, q) −= Σ_k x(i, k)·x(q, k)
-// for g1 <= q <= i (the fast sums, a split constant from the two rows' largest factors); a thread
-// an entry.
+// The terms of the group [g0, g1) into the states of the chunk's later columns: s(i, q) −=
+// Σ_k x(i, k)·x(q, k) for g1 <= q <= i < r1 (the fast sums, a split constant from the two rows'
+// largest factors); a thread an entry.
 __global__ void diag_update_kernel(diag_ctx c, int64_t g0, int64_t g1)
 {
-  const int64_t m2 = c.c1 - g1;
+  const int64_t m2 = c.r1 - g1;
   const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= m2 * m2) return;
   const int64_t i = g1 + x % m2, q = g1 + x / m2;
@@ -155,13 +198,62 @@ __global__ void diag_update_kernel(diag_ctx c, int64_t g0, int64_t g1)
   exstar_gemm_state_add(&c.s(i, q), exstar_gemm_run_end(S, sigma), R, exstar_gemm_bound(nr, sigma), -1.0);
 }
 
+const subst_chunking &below_chunking(); // the rows' substitution's settings (below)
+
+// The chunk's width: EXSTAR_CUDA_POTRF_DIAG_CHUNK (16..1024, default 128; at least nb: one block
+// walks the whole tile, as before the chunks), for measurements; no value changes a bit.
+inline int64_t diag_chunk()
+{
+  static const int64_t w = subst_env("EXSTAR_CUDA_POTRF_DIAG_CHUNK", 16, 1024, 128);
+  return w;
+}
+
+// The walk of the chunk [a, b) of the diagonal tile (c.r1 = b): group after group.
+cudaError_t diag_walk(diag_ctx &c, int64_t a, int64_t b, cudaStream_t stream)
+{
+  c.r1 = b;
+  const unsigned threads = (unsigned)min64(kDiagThreads, (b - a + 31) / 32 * 32);
+  for (int64_t g0 = a; g0 < b; g0 += kGroup) {
+    const int64_t g1 = min64(b, g0 + kGroup);
+    diag_group_kernel<<<1, threads, 0, stream>>>(c, g0, g1);
+    if (g1 < b) diag_update_kernel<<<blocks_for((b - g1) * (b - g1), 256), 256, 0, stream>>>(c, g0, g1);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+// The diagonal tile's rows [b, c1) after the chunk [a, b) is walked: a substitution with the
+// chunk's triangle (their states in S have every term left of the chunk), then the chunk's terms
+// into the states of the columns [b, c1) (the whole square; the upper part is never read).
+int diag_rows_below(const diag_ctx &d, int64_t a, int64_t b, char *extra, int exact_only, unsigned long long *rep,
+                    cudaStream_t stream, phase_trace *tr)
+{
+  const int64_t c0 = d.c0, c1 = d.c1, w = d.w;
+  trsm_ctx c;
+  c.g = d.g;
+  c.L = d.X + (a - c0) * (1 + d.ldx), c.ldl = d.ldx;
+  c.X = d.X + (b - c0) + (a - c0) * d.ldx, c.ldx = d.ldx;
+  c.st = d.S + (b - c0) + (a - c0) * w, c.ldst = w;
+  c.c0 = a, c.j0 = b, c.p0 = c0, c.exact_only = exact_only, c.rep = rep;
+  const int s = status(subst_launch(c, c.L, c.ldl, b - a, c1 - b, extra, stream, below_chunking().threads));
+  if (s != 0) return s;
+  if (tr) tr->mark(phase_trace::diag_subst);
+  const int64_t off = (b - c0) + (a - c0) * d.ldx;
+  const int t = exstar_cuda_gemm_state_add('N', 'T', c1 - b, c1 - b, b - a, -1.0, d.X, off, d.ldx, d.X, off, d.ldx,
+                                           d.S, (b - c0) + (b - c0) * w, w, stream);
+  if (tr) tr->mark(phase_trace::diag_products);
+  return t;
+}
+
 int potrf_diag(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_only, unsigned long long *rep,
-               cudaStream_t stream)
+               cudaStream_t stream, phase_trace *tr)
 {
   const int64_t c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), w = c1 - c0;
-  const int64_t t = K + K * v->mt;
+  const int64_t t = K + K * v->mt, cw = diag_chunk();
+  const size_t sbytes = ((size_t)(w * w) * sizeof(exstar_bdd) + 255) / 256 * 256;
   scratch sc;
-  cudaError_t e = sc.make(v, (size_t)(w * w) * sizeof(exstar_bdd), stream);
+  cudaError_t e = sc.make(v, sbytes + (cw < w ? subst_scratch_bytes(cw, w) : 0), stream);
   if (e != cudaSuccess) return status(e);
   diag_ctx c;
   c.g = sc.g;
@@ -170,15 +262,15 @@ int potrf_diag(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_o
   c.fail = fail, c.c0 = c0, c.c1 = c1, c.w = w, c.exact_only = exact_only, c.rep = rep;
   e = cudaMemcpy2DAsync(c.S, (size_t)w * sizeof(exstar_bdd), v->st[t], (size_t)v->ldst[t] * sizeof(exstar_bdd),
                         (size_t)w * sizeof(exstar_bdd), (size_t)w, cudaMemcpyDeviceToDevice, stream);
-  const unsigned threads = (unsigned)min64(kDiagThreads, (w + 31) / 32 * 32);
-  for (int64_t g0 = c0; g0 < c1 && e == cudaSuccess; g0 += kGroup) {
-    const int64_t g1 = min64(c1, g0 + kGroup);
-    diag_group_kernel<<<1, threads, 0, stream>>>(c, g0, g1);
-    if (g1 < c1) diag_update_kernel<<<blocks_for((c1 - g1) * (c1 - g1), 256), 256, 0, stream>>>(c, g0, g1);
-    e = cudaGetLastError();
+  int s = status(e);
+  for (int64_t a = c0; a < c1 && s == 0; a += cw) {
+    const int64_t b = min64(c1, a + cw);
+    s = status(diag_walk(c, a, b, stream));
+    if (tr) tr->mark(phase_trace::walk);
+    if (s == 0 && b < c1) s = diag_rows_below(c, a, b, sc.extra + sbytes, exact_only, rep, stream, tr);
   }
   const cudaError_t f = sc.release(stream);
-  return status(e != cudaSuccess ? e : f);
+  return s != 0 ? s : status(f);
 }
 
 int potrf_trsm(const exstar_cuda_tiles *v, int64_t K, int64_t I, int exact_only, unsigned long long *rep,
@@ -196,7 +288,7 @@ int potrf_trsm(const exstar_cuda_tiles *v, int64_t K, int64_t I, int exact_only,
   c.X = v->a[tx], c.ldx = v->lda[tx];
   c.L = v->a[tl], c.ldl = v->lda[tl];
   c.st = (const exstar_bdd *)v->st[tx], c.ldst = v->ldst[tx];
-  c.c0 = c0, c.j0 = j0, c.exact_only = exact_only, c.rep = rep;
+  c.c0 = c0, c.j0 = j0, c.p0 = c0, c.exact_only = exact_only, c.rep = rep;
   e = subst_launch(c, c.L, c.ldl, w, nv, sc.extra, stream);
   const cudaError_t f = sc.release(stream);
   return status(e != cudaSuccess ? e : f);
@@ -229,9 +321,9 @@ cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_
 // the tile path took 2.7 ms a 1024^2 tile, 450 of the 491 ms of the factorization's chain.)
 // EXSTAR_CUDA_POTRF_CHUNK (16..1024) and EXSTAR_CUDA_POTRF_THREADS (32, 64 or 128 a row) set
 // them, for measurements; no value changes a bit.
-inline const subst_chunking &below_chunking()
+const subst_chunking &below_chunking()
 {
-  static const subst_chunking c("EXSTAR_CUDA_POTRF_CHUNK", "EXSTAR_CUDA_POTRF_THREADS");
+  static const subst_chunking c("EXSTAR_CUDA_POTRF_CHUNK", "EXSTAR_CUDA_POTRF_THREADS", 32);
   return c;
 }
 
@@ -269,12 +361,14 @@ struct gathered_ctx : subst_fields {
 // The rows [(K+1) nb, n) of block column K: gathered into lc[K], substituted chunk by chunk in
 // place (their states, block column K's from row (K+1) nb, are spent on the way), put back in
 // their tiles. The diagonal tile is final.
-int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned long long *rep, cudaStream_t stream)
+int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned long long *rep, cudaStream_t stream,
+                phase_trace *tr)
 {
   const int64_t nb = v->nb, p0 = K * nb, c1 = min64(v->n, p0 + nb), j0 = p0 + nb, rows = v->n - j0;
   if (rows <= 0 || c1 <= p0) return 0;
   const int64_t td = K + K * v->mt, t1 = (K + 1) + K * v->mt;
   cudaError_t e = copy_tiles(v, K, K + 1, v->mt, true, stream);
+  if (tr) tr->mark(phase_trace::copies);
   scratch sc;
   const int64_t chunk = below_chunking().width;
   if (e == cudaSuccess) e = sc.make(v, subst_scratch_bytes(chunk, rows), stream);
@@ -290,11 +384,14 @@ int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned 
     const int64_t b = min64(c1, a + chunk);
     c.c0 = a, c.L = c.D + (a - p0) * (1 + c.ldd), c.ldl = c.ldd;
     s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, below_chunking().threads));
+    if (tr) tr->mark(phase_trace::subst);
     if (s == 0 && b < c1) // the chunk's terms into the states of the unknowns after it
       s = exstar_cuda_gemm_state_add('N', 'T', rows, c1 - b, b - a, -1.0, c.X, (a - p0) * c.ldx, c.ldx, c.D,
                                      (b - p0) + (a - p0) * c.ldd, c.ldd, SS, (b - p0) * c.ldss, c.ldss, stream);
+    if (tr) tr->mark(phase_trace::products);
   }
   if (s == 0) s = status(copy_tiles(v, K, K + 1, v->mt, false, stream));
+  if (tr) tr->mark(phase_trace::copies);
   const cudaError_t f = sc.base ? sc.release(stream) : cudaSuccess;
   return s != 0 ? s : status(f);
 }
@@ -305,11 +402,18 @@ extern "C" int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, in
                                        int exact_only, unsigned long long *repaired, exstar_cuda_stream s)
 {
   cudaStream_t stream = (cudaStream_t)s;
-  int e = I0 == K ? potrf_diag(v, K, fail, exact_only, repaired, stream) : 0;
+  phase_trace trace, *tr = phase_trace::wanted() ? &trace : nullptr;
+  if (tr) trace.stream = stream, trace.mark(phase_trace::walk);
+  int e = I0 == K ? potrf_diag(v, K, fail, exact_only, repaired, stream, tr) : 0;
   if (I0 == K && I1 == v->mt && v->lc && v->lc[K]) { // the column shape: every row below at once
-    if (e == 0) e = potrf_below(v, K, exact_only, repaired, stream);
-    return e == 0 ? status(copy_tiles(v, K, K, K + 1, true, stream)) : e; // the diagonal tile's copy
+    if (e == 0) e = potrf_below(v, K, exact_only, repaired, stream, tr);
+    if (e == 0) e = status(copy_tiles(v, K, K, K + 1, true, stream)); // the diagonal tile's copy
+  } else {
+    for (int64_t I = I0 == K ? K + 1 : I0; I < I1 && e == 0; ++I) {
+      e = potrf_trsm(v, K, I, exact_only, repaired, stream);
+      if (tr) trace.mark(phase_trace::subst);
+    }
   }
-  for (int64_t I = I0 == K ? K + 1 : I0; I < I1 && e == 0; ++I) e = potrf_trsm(v, K, I, exact_only, repaired, stream);
+  if (tr) trace.mark(phase_trace::copies), trace.report(K, v->n - K * v->nb, repaired);
   return e;
 }

@@ -154,6 +154,82 @@ __global__ void __launch_bounds__(128, 4) subst_kernel(C c, int64_t r1)
   }
 }
 
+// ---- A thread a vector (subst_launch's threads = 1) ----
+// For many short substitutions (the Cholesky's rows below its diagonal tile: thousands of rows of
+// a 128-unknown chunk), where a warp a vector needs several waves of the GPU: lanes take vectors,
+// so every vector of the launch runs at once and nothing is exchanged between lanes but the exact
+// path's. Left-looking: unknown i starts from its state (every term left of the chunk in it),
+// takes each earlier full group's terms by the fast sums (core/gemm.h: the split constant from the
+// factor row's code for the group, c.ea, and the vector's for the group's values, as
+// subst_take_group), then its own group's earlier unknowns as exact products into the bounded
+// double-double (as subst_group); rounded when the bound proves it, else exactly (exact_where: the
+// warp's lanes in turn). The chunk's values of the warp's vectors stay in shared memory.
+constexpr int kLaneUnknowns = 128;                   // the most unknowns a launch of subst_lanes_kernel
+constexpr int kLaneGroups = kLaneUnknowns / kGroup;
+// Its dynamic shared memory: the values yv[kLaneUnknowns][32] (unknown i of the lane's vector at
+// yv[i − c0][lane]), then the current group's rows of the factor, Lg[kGroup][kLaneUnknowns] (its
+// row t, column k at Lg[t][k − c0]: every factor read of the group a broadcast from shared memory).
+constexpr size_t kLaneSmem = (size_t)(kLaneUnknowns * 32 + kGroup * kLaneUnknowns) * sizeof(double);
+
+template <class C>
+__global__ void __launch_bounds__(32) subst_lanes_kernel(C c, int64_t r1, int64_t nv)
+{
+  __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
+  __shared__ int eb[kLaneGroups][32];       // the code of the lane's values in each group
+  __shared__ int eag[kGroup][kLaneGroups];  // the codes of the group's factor rows over each group
+  extern __shared__ __align__(16) double lanes_smem[];
+  double(*yv)[32] = reinterpret_cast<double(*)[32]>(lanes_smem);
+  double(*Lg)[kLaneUnknowns] = reinterpret_cast<double(*)[kLaneUnknowns]>(lanes_smem + kLaneUnknowns * 32);
+  const int lane = threadIdx.x;
+  const int64_t v = (int64_t)blockIdx.x * 32 + lane;
+  const bool mine = v < nv;
+  const int64_t j = c.j0 + (mine ? v : 0); // a lane past the end shadows vector 0, writes nothing
+  for (int64_t g0 = c.c0; g0 < r1; g0 += kGroup) {
+    const int nr = (int)min64(kGroup, r1 - g0), gi = (int)((g0 - c.c0) / kGroup);
+    const int w = (int)(g0 + nr - c.c0);
+    __syncwarp(); // the previous group's reads of Lg done
+    for (int x = lane; x < nr * w; x += 32) { // 32-bit index arithmetic: a 64-bit division is a long call
+      const int t = x % nr, k = x / nr;
+      Lg[t][k] = c.l(g0 + t, c.c0 + k);
+    }
+    for (int x = lane; x < nr * gi; x += 32) eag[x % nr][x / nr] = c.ea[(g0 + x % nr - c.c0) + (int64_t)(x / nr) * c.lds];
+    __syncwarp();
+    int e = EXSTAR_GEMM_EXP_ZERO;
+    exstar_bdd dn = c.state(g0, j); // the next unknown's state, loaded one unknown ahead
+    for (int t = 0; t < nr; ++t) {
+      const int64_t i = g0 + t;
+      exstar_bdd d = dn;
+      if (t + 1 < nr) dn = c.state(i + 1, j);
+      double S[kLaneGroups], R[kLaneGroups], sg[kLaneGroups];
+#pragma unroll
+      for (int h = 0; h < kLaneGroups; ++h) { // the earlier groups, independent sums
+        if (h < gi) {
+          const int k0 = h * kGroup;
+          sg[h] = exstar_gemm_sigma(eag[t][h], eb[h][lane], exstar_gemm_count_exp(kGroup));
+          S[h] = exstar_gemm_run_begin(0.0, sg[h]), R[h] = 0.0;
+#pragma unroll
+          for (int u = 0; u < kGroup; ++u) exstar_gemm_term(Lg[t][k0 + u], yv[k0 + u][lane], &S[h], &R[h]);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < kLaneGroups; ++h)
+        if (h < gi)
+          exstar_gemm_state_add(&d, exstar_gemm_run_end(S[h], sg[h]), R[h], exstar_gemm_bound(kGroup, sg[h]), -1.0);
+      int ok = 1;
+      const int k0 = gi * kGroup;
+      for (int u = 0; u < t; ++u) ok &= exstar_bdd_add_product(&d, -Lg[t][k0 + u], yv[k0 + u][lane]);
+      double y = 0.0;
+      const bool want = mine && (c.exact_only || !ok || !exstar_bdd_round_ok(&d, &y));
+      exact_where(c, acc, want, i, j, i, y);
+      if (mine) y = c.finish(i, y), c.a(i, j) = y;
+      yv[i - c.c0][lane] = y;
+      e = exstar_line_exp_step(e, y);
+      __syncwarp(); // the values in memory, for the exact path of the unknowns after
+    }
+    eb[gi][lane] = e;
+  }
+}
+
 // The r unknowns of nv vectors (c's factor L with leading dimension ldl): the exponent table and,
 // when a vector's states do not fit the default 48 KB of shared memory a block (r > 1536), their
 // copy in global scratch, then the launch; scratch from sc (its extra bytes, sized by
@@ -181,32 +257,43 @@ inline long subst_env(const char *name, long lo, long hi, long fallback)
 }
 
 // A substitution by chunks (the Cholesky's rows below a diagonal tile, the LU's block rows of U):
-// unknowns a chunk (chunk_var, 16..1024, default 128) and threads a vector (threads_var: 32, 64
-// or 128, default 32), read once.
+// unknowns a chunk (chunk_var, 16..1024, default 128) and threads a vector (threads_var: 1, 32,
+// 64 or 128, default dflt), read once.
 struct subst_chunking {
   int64_t width;
   unsigned threads;
-  subst_chunking(const char *chunk_var, const char *threads_var) : width(subst_env(chunk_var, 16, 1024, 128))
+  subst_chunking(const char *chunk_var, const char *threads_var, unsigned dflt)
+      : width(subst_env(chunk_var, 16, 1024, 128))
   {
-    const unsigned t = (unsigned)subst_env(threads_var, 32, 128, 32) / 32 * 32;
-    threads = t == 96 ? 64 : t;
+    const unsigned t = (unsigned)subst_env(threads_var, 1, 128, dflt);
+    threads = t < 32 ? 1 : t / 32 == 3 ? 64 : t / 32 * 32;
   }
 };
 
-// threads: 128 (a warp substitutes, three take the terms below), 64, or 32 (one warp does both:
+// threads: 128 (a warp substitutes, three take the terms below), 64, 32 (one warp does both:
 // for short vectors, where the substitution's chain is the time and 16 warps an SM run 16 chains
-// instead of 4).
+// instead of 4), or 1 (a thread a vector, subst_lanes_kernel, for at most kLaneUnknowns unknowns;
+// more take a warp a vector).
 template <class C>
 cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t nv, char *extra, cudaStream_t stream,
                          unsigned threads = 128)
 {
-  const bool in_shared = subst_in_shared(r);
+  const bool lanes = threads == 1 && r <= kLaneUnknowns;
+  const bool in_shared = lanes || subst_in_shared(r);
   const int64_t ne = r * ((r + kGroup - 1) / kGroup);
   c.ea = (const int *)extra, c.lds = r;
   c.S = in_shared ? nullptr : (exstar_bdd *)(extra + subst_ea_bytes(r));
   subst_exps_kernel<<<blocks_for(ne, 256), 256, 0, stream>>>(L, ldl, r, (int *)extra);
+  if (lanes) {
+    static const cudaError_t big = // above the default 48 KB a block: once a context type (and device)
+        cudaFuncSetAttribute(subst_lanes_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLaneSmem);
+    if (big != cudaSuccess) return big;
+    subst_lanes_kernel<<<blocks_for(nv, 32), 32, kLaneSmem, stream>>>(c, c.c0 + r, nv);
+    return cudaGetLastError();
+  }
   if (!in_shared) subst_states_kernel<<<blocks_for(r * nv, 256), 256, 0, stream>>>(c, r, nv);
-  subst_kernel<<<(unsigned)nv, threads, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(c, c.c0 + r);
+  subst_kernel<<<(unsigned)nv, threads == 1 ? 32 : threads, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(
+      c, c.c0 + r);
   return cudaGetLastError();
 }
 
