@@ -323,7 +323,7 @@ cudaError_t copy_tiles(const exstar_cuda_tiles *v, int64_t K, int64_t I0, int64_
 // them, for measurements; no value changes a bit.
 const subst_chunking &below_chunking()
 {
-  static const subst_chunking c("EXSTAR_CUDA_POTRF_CHUNK", "EXSTAR_CUDA_POTRF_THREADS", 32);
+  static const subst_chunking c("EXSTAR_CUDA_POTRF_CHUNK", "EXSTAR_CUDA_POTRF_THREADS", 1);
   return c;
 }
 

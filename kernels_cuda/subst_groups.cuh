@@ -118,8 +118,8 @@ __global__ void subst_states_kernel(C c, int64_t r, int64_t nv)
 // registers made two waves: +50% at every step). The vector's states stay in shared memory (16 KB
 // at nb = 512) from the first group to the last; in global scratch (c.S) when too tall for it
 // (every group's updates then go through memory: ~0.5 GB a 512² tile).
-template <class C>
-__global__ void __launch_bounds__(128, 4) subst_kernel(C c, int64_t r1)
+template <class C, int MinBlocks = 4>
+__global__ void __launch_bounds__(128, MinBlocks) subst_kernel(C c, int64_t r1)
 {
   __shared__ exstar_i64 acc[EXSTAR_ACC_WORDS];
   __shared__ double ut[2][kGroup];
@@ -171,6 +171,31 @@ constexpr int kLaneGroups = kLaneUnknowns / kGroup;
 // row t, column k at Lg[t][k − c0]: every factor read of the group a broadcast from shared memory).
 constexpr size_t kLaneSmem = (size_t)(kLaneUnknowns * 32 + kGroup * kLaneUnknowns) * sizeof(double);
 
+// The terms of the groups [h, h + G) of the lane's vector into d, the fast sums of
+// subst_take_group: Lrow the unknown's row of the factor (from the chunk's first column), ea its
+// codes over the groups, eb the lane's values' codes.
+template <int G>
+__device__ __forceinline__ void lane_group_terms(exstar_bdd &d, const double *Lrow, const double (*yv)[32],
+                                                 const int *ea, const int (*eb)[32], int h, int lane)
+{
+  double S[G], R[G], sg[G];
+#pragma unroll
+  for (int q = 0; q < G; ++q) {
+    sg[q] = exstar_gemm_sigma(ea[h + q], eb[h + q][lane], exstar_gemm_count_exp(kGroup));
+    S[q] = exstar_gemm_run_begin(0.0, sg[q]), R[q] = 0.0;
+  }
+#pragma unroll
+  for (int u = 0; u < kGroup; ++u)
+#pragma unroll
+    for (int q = 0; q < G; ++q) {
+      const int k = (h + q) * kGroup + u;
+      exstar_gemm_term(Lrow[k], yv[k][lane], &S[q], &R[q]);
+    }
+#pragma unroll
+  for (int q = 0; q < G; ++q)
+    exstar_gemm_state_add(&d, exstar_gemm_run_end(S[q], sg[q]), R[q], exstar_gemm_bound(kGroup, sg[q]), -1.0);
+}
+
 template <class C>
 __global__ void __launch_bounds__(32) subst_lanes_kernel(C c, int64_t r1, int64_t nv)
 {
@@ -200,21 +225,11 @@ __global__ void __launch_bounds__(32) subst_lanes_kernel(C c, int64_t r1, int64_
       const int64_t i = g0 + t;
       exstar_bdd d = dn;
       if (t + 1 < nr) dn = c.state(i + 1, j);
-      double S[kLaneGroups], R[kLaneGroups], sg[kLaneGroups];
-#pragma unroll
-      for (int h = 0; h < kLaneGroups; ++h) { // the earlier groups, independent sums
-        if (h < gi) {
-          const int k0 = h * kGroup;
-          sg[h] = exstar_gemm_sigma(eag[t][h], eb[h][lane], exstar_gemm_count_exp(kGroup));
-          S[h] = exstar_gemm_run_begin(0.0, sg[h]), R[h] = 0.0;
-#pragma unroll
-          for (int u = 0; u < kGroup; ++u) exstar_gemm_term(Lg[t][k0 + u], yv[k0 + u][lane], &S[h], &R[h]);
-        }
-      }
-#pragma unroll
-      for (int h = 0; h < kLaneGroups; ++h)
-        if (h < gi)
-          exstar_gemm_state_add(&d, exstar_gemm_run_end(S[h], sg[h]), R[h], exstar_gemm_bound(kGroup, sg[h]), -1.0);
+      // the earlier groups two at a time (two independent chains; a loop unrolled over every
+      // possible group issued all of them, predicated off: ~1000 instructions an unknown)
+      int h = 0;
+      for (; h + 1 < gi; h += 2) lane_group_terms<2>(d, Lg[t], yv, eag[t], eb, h, lane);
+      if (h < gi) lane_group_terms<1>(d, Lg[t], yv, eag[t], eb, h, lane);
       int ok = 1;
       const int k0 = gi * kGroup;
       for (int u = 0; u < t; ++u) ok &= exstar_bdd_add_product(&d, -Lg[t][k0 + u], yv[k0 + u][lane]);
@@ -270,15 +285,32 @@ struct subst_chunking {
   }
 };
 
+// Whether nv vectors of at most kLaneUnknowns unknowns take a thread each rather than a warp each:
+// when there are more than 32 an SM. On one H200 a 128-unknown chunk took ~0.2 ms a wave of
+// warps (16 an SM), and 0.34-0.48 ms for 1024 to 14336 vectors on lanes (a few warps an SM,
+// each unknown a serial chain of ~500 instructions): lanes win from about two waves of warps
+// (2048 and 4224 vectors as the threshold gave the same Cholesky).
+// EXSTAR_CUDA_SUBST_LANES_MIN sets the least nv, for measurements.
+inline bool subst_on_lanes(int64_t r, int64_t nv)
+{
+  if (r > kLaneUnknowns) return false;
+  static const char *const e = std::getenv("EXSTAR_CUDA_SUBST_LANES_MIN");
+  static const long forced = e ? std::atol(e) : -1;
+  if (forced >= 0) return nv >= forced;
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return false;
+  return nv > 2 * 16 * (int64_t)sms;
+}
+
 // threads: 128 (a warp substitutes, three take the terms below), 64, 32 (one warp does both:
-// for short vectors, where the substitution's chain is the time and 16 warps an SM run 16 chains
-// instead of 4), or 1 (a thread a vector, subst_lanes_kernel, for at most kLaneUnknowns unknowns;
-// more take a warp a vector).
+// for short vectors, where the substitution's chain is the time and 8 warps an SM run 8 chains
+// instead of 4), or 1 (a thread a vector, subst_lanes_kernel, where subst_on_lanes; else a warp).
 template <class C>
 cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t nv, char *extra, cudaStream_t stream,
                          unsigned threads = 128)
 {
-  const bool lanes = threads == 1 && r <= kLaneUnknowns;
+  const bool lanes = threads == 1 && subst_on_lanes(r, nv);
   const bool in_shared = lanes || subst_in_shared(r);
   const int64_t ne = r * ((r + kGroup - 1) / kGroup);
   c.ea = (const int *)extra, c.lds = r;
@@ -292,8 +324,13 @@ cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t n
     return cudaGetLastError();
   }
   if (!in_shared) subst_states_kernel<<<blocks_for(r * nv, 256), 256, 0, stream>>>(c, r, nv);
-  subst_kernel<<<(unsigned)nv, threads == 1 ? 32 : threads, in_shared ? (size_t)r * sizeof(exstar_bdd) : 0, stream>>>(
-      c, c.c0 + r);
+  const unsigned bt = threads == 1 ? 32 : threads;
+  const size_t smem = in_shared ? (size_t)r * sizeof(exstar_bdd) : 0;
+  if (bt == 32) // a warp alone: registers up to 255 (204, no spills; at 128 it spilled 1.3 KB a
+                 // thread), 8 warps an SM: the Cholesky 0.254 -> 0.250 s at n = 16384, the LU the same
+    subst_kernel<C, 2><<<(unsigned)nv, bt, smem, stream>>>(c, c.c0 + r);
+  else
+    subst_kernel<C><<<(unsigned)nv, bt, smem, stream>>>(c, c.c0 + r);
   return cudaGetLastError();
 }
 
