@@ -321,7 +321,8 @@ inline bool potrf_runs(bool plain)
 }
 
 /* The memory the tiled Cholesky allocates beyond A: the states of the lower tiles (32 bytes an
- * entry; none for plain), a copy of the tiles a second memory node may hold, the flags. */
+ * entry) and, in the column shape, L's column copies (8 more; neither for plain), a copy of the
+ * tiles a second memory node may hold, the flags. */
 int64_t potrf_bytes(int64_t n, int64_t nb, bool plain);
 
 } // namespace exstar_rt
