@@ -317,7 +317,9 @@ cudaError_t subst_launch(C c, const double *L, int64_t ldl, int64_t r, int64_t n
   c.S = in_shared ? nullptr : (exstar_bdd *)(extra + subst_ea_bytes(r));
   subst_exps_kernel<<<blocks_for(ne, 256), 256, 0, stream>>>(L, ldl, r, (int *)extra);
   if (lanes) {
-    static const cudaError_t big = // above the default 48 KB a block: once a context type (and device)
+    // above the default 48 KB a block; an attribute of the device's context, so set at every
+    // launch (a driver call; a few launches a panel) rather than once a process
+    const cudaError_t big =
         cudaFuncSetAttribute(subst_lanes_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)kLaneSmem);
     if (big != cudaSuccess) return big;
     subst_lanes_kernel<<<blocks_for(nv, 32), 32, kLaneSmem, stream>>>(c, c.c0 + r, nv);
