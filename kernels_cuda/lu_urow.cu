@@ -6,7 +6,8 @@
 
 namespace {
 
-// Block row K of U in block column J: tile (K, J) in place (its first row u0), its state read;
+// Block row K of U in block column J: tile (K, J) in place (its first row u0), its state read
+// (and, between chunks, spent by the state products);
 // an unknown i of column j is u(i, j), the factor unit lower L(K, K) (subst_fields' L: from the
 // first unknown c0 of the substitution, u0 or a chunk's).
 struct urow_ctx : subst_fields {
@@ -27,7 +28,7 @@ struct urow_ctx : subst_fields {
 // least nb for the whole row at once), each chunk's terms into the later unknowns' states by the
 // Level-3 state product (as the Cholesky's rows below its diagonal tile,
 // kernels_cuda/potrf_panel.cu), a warp a column (EXSTAR_CUDA_UROW_THREADS: 32, 64 or 128): a
-// chain of 128 unknowns instead of nb, and 16 columns an SM instead of 4. It spends the states of
+// chain of 128 unknowns instead of nb, and 8 columns an SM instead of 4. It spends the states of
 // the block row. One H200, tiles of 1024, at home: the exact LU at n = 16384 0.785 -> 0.647 s,
 // at 32768 3.85 -> 3.22 s (chunks of 256: 0.665 s at 16384).
 inline const subst_chunking &urow_chunking()

@@ -1,6 +1,6 @@
-// Substitution by groups on the GPU: a block a vector, its unknowns group after group
-// (substitution by a warp, then the group's terms into the unknowns below by the fast sums, by
-// the whole block). Written once for the tiled LU's block rows of U (lu_urow.cu: unit lower
+// Substitution by groups on the GPU: a block (or a warp) a vector, its unknowns group after
+// group (substitution by a warp, then the group's terms into the unknowns below by the fast sums,
+// by the whole block); or, for many short vectors, a thread a vector (subst_lanes_kernel). Written once for the tiled LU's block rows of U (lu_urow.cu: unit lower
 // L(K, K), a vector a column of U) and the tiled Cholesky's tiles below the diagonal
 // (potrf_panel.cu: the diagonal tile's L, a vector a row of the tile, each unknown divided by
 // its diagonal entry). Included after lu_tiled_common.cuh.
@@ -117,7 +117,8 @@ __global__ void subst_states_kernel(C c, int64_t r, int64_t nv)
 // occupancy). 128 registers at most: four blocks an SM run a tile's 512 vectors in one wave (168
 // registers made two waves: +50% at every step). The vector's states stay in shared memory (16 KB
 // at nb = 512) from the first group to the last; in global scratch (c.S) when too tall for it
-// (every group's updates then go through memory: ~0.5 GB a 512² tile).
+// (every group's updates then go through memory: ~0.5 GB a 512² tile). A warp alone
+// (subst_launch's threads 32) takes MinBlocks = 2: up to 255 registers, no spills.
 template <class C, int MinBlocks = 4>
 __global__ void __launch_bounds__(128, MinBlocks) subst_kernel(C c, int64_t r1)
 {
