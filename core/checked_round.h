@@ -273,4 +273,27 @@ EXSTAR_FN int exstar_bdd_sqrt_ok(const exstar_bdd *d, double *y)
   return 0;
 }
 
+/* An accumulator's rounding from its head alone, when no special value was counted and the head's
+ * bound proves it: *y := RN(value) (exstar_acc_round_fast) or RN(sqrt(value))
+ * (exstar_acc_round_sqrt_fast); 0 otherwise (zeros, ties, specials, far ranges), and the caller
+ * rounds the exact way. Reads the top digits only (exstar_acc_head), not every digit: a GPU's one
+ * thread rounding a 2^27-term nrm2 took ~23 us the exact way, ~5% of the whole operation. */
+EXSTAR_FN int exstar_acc_head_bdd(const exstar_i64 *acc, exstar_bdd *d)
+{
+  if (acc[EXSTAR_ACC_COUNT_NAN] != 0 || acc[EXSTAR_ACC_COUNT_PINF] != 0 || acc[EXSTAR_ACC_COUNT_NINF] != 0) return 0;
+  return exstar_bdd_init_acc(acc, d);
+}
+
+EXSTAR_FN int exstar_acc_round_fast(const exstar_i64 *acc, double *y)
+{
+  exstar_bdd d;
+  return exstar_acc_head_bdd(acc, &d) && exstar_bdd_round(&d, y);
+}
+
+EXSTAR_FN int exstar_acc_round_sqrt_fast(const exstar_i64 *acc, double *y)
+{
+  exstar_bdd d;
+  return exstar_acc_head_bdd(acc, &d) && exstar_bdd_sqrt_ok(&d, y);
+}
+
 #endif /* EXSTAR_CORE_CHECKED_ROUND_H */
