@@ -411,6 +411,84 @@ inline int status(cudaError_t e)
 
 inline unsigned blocks_for(int64_t n, int threads) { return (unsigned)((n + threads - 1) / threads); }
 
+// A panel's own streams: two chains of one panel run side by side on them (the Cholesky's
+// diagonal tile and its rows below), forked from and joined to the task's stream by events. They
+// have the device's highest priority: a panel's kernels are small and latency-bound, and the
+// trailing updates, queued on StarPU's streams at the default priority, would otherwise hold the
+// SMs they wait for (the block scheduler starts pending blocks of a higher-priority stream first;
+// running blocks are never preempted). The first stream (the chain the other waits for) has the
+// highest priority, the second the next one. Made once per device and host thread (a StarPU worker's
+// thread runs one task at a time; streams live as long as the device's context).
+// EXSTAR_CUDA_PANEL_PRIORITY=0 makes them at the default priority, EXSTAR_CUDA_PANEL_STREAMS=0
+// runs both chains on the task's stream, for measurements; neither changes a bit.
+struct panel_streams {
+  cudaStream_t side[2] = {nullptr, nullptr}; // the chains' streams (both the task's when off)
+  cudaStream_t task = nullptr;
+
+  static bool wanted()
+  {
+    static const bool on = [] {
+      const char *e = std::getenv("EXSTAR_CUDA_PANEL_STREAMS");
+      return !(e && e[0] == '0');
+    }();
+    return on;
+  }
+  // Forks both side streams from the task's stream s.
+  cudaError_t fork(cudaStream_t s)
+  {
+    task = side[0] = side[1] = s;
+    if (!wanted()) return cudaSuccess;
+    constexpr int kMaxDevices = 64;
+    thread_local cudaStream_t made[kMaxDevices][2] = {};
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess || dev >= kMaxDevices) return e != cudaSuccess ? e : cudaErrorInvalidDevice;
+    if (!made[dev][0]) {
+      static const bool high = [] {
+        const char *p = std::getenv("EXSTAR_CUDA_PANEL_PRIORITY");
+        return !(p && p[0] == '0');
+      }();
+      int least = 0, greatest = 0;
+      e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+      for (int k = 0; k < 2 && e == cudaSuccess; ++k) { // the first chain above the second
+        const int p = high ? (greatest + k < least ? greatest + k : least) : least;
+        e = cudaStreamCreateWithPriority(&made[dev][k], cudaStreamNonBlocking, p);
+      }
+      if (e != cudaSuccess) return e;
+    }
+    cudaEvent_t start;
+    e = cudaEventCreateWithFlags(&start, cudaEventDisableTiming);
+    if (e != cudaSuccess) return e;
+    e = cudaEventRecord(start, s);
+    for (int k = 0; k < 2 && e == cudaSuccess; ++k) e = cudaStreamWaitEvent(made[dev][k], start, 0);
+    cudaEventDestroy(start); // released once it has completed
+    if (e == cudaSuccess) side[0] = made[dev][0], side[1] = made[dev][1];
+    return e;
+  }
+  // Stream `to` waits for what is queued on stream `from` so far (nothing when they are one).
+  static cudaError_t follow(cudaStream_t to, cudaStream_t from)
+  {
+    if (to == from) return cudaSuccess;
+    cudaEvent_t ev;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e != cudaSuccess) return e;
+    e = cudaEventRecord(ev, from);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(to, ev, 0);
+    cudaEventDestroy(ev);
+    return e;
+  }
+  // The task's stream waits for both side streams (called on every path, errors included).
+  cudaError_t join_all()
+  {
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; k < 2; ++k) {
+      const cudaError_t f = follow(task, side[k]);
+      if (e == cudaSuccess) e = f;
+    }
+    return e;
+  }
+};
+
 } // namespace
 
 #endif

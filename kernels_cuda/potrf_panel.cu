@@ -27,35 +27,46 @@ namespace {
 constexpr int kDiagThreads = 512; // the block that walks a group's columns
 
 // EXSTAR_CUDA_POTRF_TRACE=1 (measurements only): where one panel's time went, by phase, to stderr
-// (CUDA events on the panel's stream; the report synchronizes it).
+// (CUDA events on the streams of the panel's chains: a phase is the time from the previous mark on
+// its stream to its own; `waits` is a chain's time waiting for the other; the report synchronizes).
 struct phase_trace {
-  enum kind { walk, diag_subst, diag_products, subst, products, copies, nkinds };
-  std::vector<std::pair<int, cudaEvent_t>> marks; // each mark ends a phase of its kind
-  cudaStream_t stream = nullptr;
+  enum kind { walk, diag_subst, diag_products, subst, products, copies, waits, nkinds };
+  struct mark_t {
+    int kind;
+    cudaStream_t stream;
+    cudaEvent_t event;
+  };
+  std::vector<mark_t> marks;
   static bool wanted()
   {
     static const bool on = std::getenv("EXSTAR_CUDA_POTRF_TRACE") != nullptr;
     return on;
   }
-  void mark(int k)
+  void mark(int k, cudaStream_t s)
   {
     cudaEvent_t e;
-    if (cudaEventCreate(&e) == cudaSuccess && cudaEventRecord(e, stream) == cudaSuccess) marks.push_back({k, e});
+    if (cudaEventCreate(&e) == cudaSuccess && cudaEventRecord(e, s) == cudaSuccess) marks.push_back({k, s, e});
   }
   void report(int64_t K, int64_t rows, const unsigned long long *rep)
   {
-    static const char *const names[nkinds] = {"walk", "diag subst", "diag products", "subst", "products", "copies"};
-    double ms[nkinds] = {0, 0, 0, 0, 0, 0};
+    static const char *const names[nkinds] = {"walk", "diag subst", "diag products", "subst",
+                                              "products", "copies", "waits"};
+    double ms[nkinds] = {0, 0, 0, 0, 0, 0, 0};
     unsigned long long declined = 0;
-    if (cudaStreamSynchronize(stream) == cudaSuccess && rep) cudaMemcpy(&declined, rep, sizeof declined, cudaMemcpyDeviceToHost);
-    for (size_t i = 1; i < marks.size(); ++i) {
-      float t = 0.0f;
-      if (cudaEventElapsedTime(&t, marks[i - 1].second, marks[i].second) == cudaSuccess) ms[marks[i].first] += t;
-    }
-    std::fprintf(stderr, "potrf panel K=%lld rows %lld:", (long long)K, (long long)rows);
+    if (cudaDeviceSynchronize() == cudaSuccess && rep) cudaMemcpy(&declined, rep, sizeof declined, cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < marks.size(); ++i)
+      for (size_t p = i; p-- > 0;) // the previous mark on the same stream
+        if (marks[p].stream == marks[i].stream) {
+          float t = 0.0f;
+          if (cudaEventElapsedTime(&t, marks[p].event, marks[i].event) == cudaSuccess) ms[marks[i].kind] += t;
+          break;
+        }
+    float whole = 0.0f;
+    if (!marks.empty()) (void)cudaEventElapsedTime(&whole, marks.front().event, marks.back().event);
+    std::fprintf(stderr, "potrf panel K=%lld rows %lld: %.3f ms;", (long long)K, (long long)rows, whole);
     for (int k = 0; k < nkinds; ++k) std::fprintf(stderr, " %s %.3f ms%s", names[k], ms[k], k + 1 < nkinds ? "," : "");
     std::fprintf(stderr, "; exact entries so far %llu\n", declined);
-    for (auto &m : marks) cudaEventDestroy(m.second);
+    for (auto &m : marks) cudaEventDestroy(m.event);
     marks.clear();
   }
 };
@@ -198,8 +209,6 @@ __global__ void diag_update_kernel(diag_ctx c, int64_t g0, int64_t g1)
   exstar_gemm_state_add(&c.s(i, q), exstar_gemm_run_end(S, sigma), R, exstar_gemm_bound(nr, sigma), -1.0);
 }
 
-const subst_chunking &below_chunking(); // the rows' substitution's settings (below)
-
 // The chunk's width: EXSTAR_CUDA_POTRF_DIAG_CHUNK (16..1024, default 128; at least nb: one block
 // walks the whole tile, as before the chunks), for measurements; no value changes a bit.
 inline int64_t diag_chunk()
@@ -221,56 +230,6 @@ cudaError_t diag_walk(diag_ctx &c, int64_t a, int64_t b, cudaStream_t stream)
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
-}
-
-// The diagonal tile's rows [b, c1) after the chunk [a, b) is walked: a substitution with the
-// chunk's triangle (their states in S have every term left of the chunk), then the chunk's terms
-// into the states of the columns [b, c1) (the whole square; the upper part is never read).
-int diag_rows_below(const diag_ctx &d, int64_t a, int64_t b, char *extra, int exact_only, unsigned long long *rep,
-                    cudaStream_t stream, phase_trace *tr)
-{
-  const int64_t c0 = d.c0, c1 = d.c1, w = d.w;
-  trsm_ctx c;
-  c.g = d.g;
-  c.L = d.X + (a - c0) * (1 + d.ldx), c.ldl = d.ldx;
-  c.X = d.X + (b - c0) + (a - c0) * d.ldx, c.ldx = d.ldx;
-  c.st = d.S + (b - c0) + (a - c0) * w, c.ldst = w;
-  c.c0 = a, c.j0 = b, c.p0 = c0, c.exact_only = exact_only, c.rep = rep;
-  const int s = status(subst_launch(c, c.L, c.ldl, b - a, c1 - b, extra, stream, below_chunking().threads));
-  if (s != 0) return s;
-  if (tr) tr->mark(phase_trace::diag_subst);
-  const int64_t off = (b - c0) + (a - c0) * d.ldx;
-  const int t = exstar_cuda_gemm_state_add('N', 'T', c1 - b, c1 - b, b - a, -1.0, d.X, off, d.ldx, d.X, off, d.ldx,
-                                           d.S, (b - c0) + (b - c0) * w, w, stream);
-  if (tr) tr->mark(phase_trace::diag_products);
-  return t;
-}
-
-int potrf_diag(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_only, unsigned long long *rep,
-               cudaStream_t stream, phase_trace *tr)
-{
-  const int64_t c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), w = c1 - c0;
-  const int64_t t = K + K * v->mt, cw = diag_chunk();
-  const size_t sbytes = ((size_t)(w * w) * sizeof(exstar_bdd) + 255) / 256 * 256;
-  scratch sc;
-  cudaError_t e = sc.make(v, sbytes + (cw < w ? subst_scratch_bytes(cw, w) : 0), stream);
-  if (e != cudaSuccess) return status(e);
-  diag_ctx c;
-  c.g = sc.g;
-  c.X = v->a[t], c.ldx = v->lda[t];
-  c.S = (exstar_bdd *)sc.extra;
-  c.fail = fail, c.c0 = c0, c.c1 = c1, c.w = w, c.exact_only = exact_only, c.rep = rep;
-  e = cudaMemcpy2DAsync(c.S, (size_t)w * sizeof(exstar_bdd), v->st[t], (size_t)v->ldst[t] * sizeof(exstar_bdd),
-                        (size_t)w * sizeof(exstar_bdd), (size_t)w, cudaMemcpyDeviceToDevice, stream);
-  int s = status(e);
-  for (int64_t a = c0; a < c1 && s == 0; a += cw) {
-    const int64_t b = min64(c1, a + cw);
-    s = status(diag_walk(c, a, b, stream));
-    if (tr) tr->mark(phase_trace::walk);
-    if (s == 0 && b < c1) s = diag_rows_below(c, a, b, sc.extra + sbytes, exact_only, rep, stream, tr);
-  }
-  const cudaError_t f = sc.release(stream);
-  return s != 0 ? s : status(f);
 }
 
 int potrf_trsm(const exstar_cuda_tiles *v, int64_t K, int64_t I, int exact_only, unsigned long long *rep,
@@ -358,42 +317,151 @@ struct gathered_ctx : subst_fields {
   }
 };
 
-// The rows [(K+1) nb, n) of block column K: gathered into lc[K], substituted chunk by chunk in
-// place (their states, block column K's from row (K+1) nb, are spent on the way), put back in
-// their tiles. The diagonal tile is final.
-int potrf_below(const exstar_cuda_tiles *v, int64_t K, int exact_only, unsigned long long *rep, cudaStream_t stream,
-                phase_trace *tr)
-{
-  const int64_t nb = v->nb, p0 = K * nb, c1 = min64(v->n, p0 + nb), j0 = p0 + nb, rows = v->n - j0;
-  if (rows <= 0 || c1 <= p0) return 0;
-  const int64_t td = K + K * v->mt, t1 = (K + 1) + K * v->mt;
-  cudaError_t e = copy_tiles(v, K, K + 1, v->mt, true, stream);
-  if (tr) tr->mark(phase_trace::copies);
+// The rows [(K+1) nb, n) of block column K (the column shape), as a chain that follows the
+// diagonal tile's on a stream of its own: gathered into lc[K] (begin), substituted chunk by chunk
+// in place (their states, block column K's from row (K+1) nb, spent on the way), put back in
+// their tiles (end). A chunk's substitution needs the chunk's columns of the diagonal tile walked
+// (walked), and its terms enter the later unknowns' states once the diagonal tile's rows below the
+// chunk are substituted too (rows_done): the Level-3 state product reads them.
+struct below_chain {
+  const exstar_cuda_tiles *v;
+  int64_t K;
+  cudaStream_t stream;
+  phase_trace *tr;
+  int64_t p0 = 0, c1 = 0, rows = 0;
+  exstar_bdd *SS = nullptr;
   scratch sc;
-  const int64_t chunk = below_chunking().width;
-  if (e == cudaSuccess) e = sc.make(v, subst_scratch_bytes(chunk, rows), stream);
   gathered_ctx c;
-  c.g = sc.g;
-  c.X = v->lc[K] + nb, c.ldx = v->ldlc[K];
-  exstar_bdd *SS = (exstar_bdd *)v->st[t1]; // row (K+1) nb of the block column's states
-  c.SS = SS, c.ldss = v->ldst[t1];
-  c.D = v->a[td], c.ldd = v->lda[td], c.p0 = p0;
-  c.j0 = j0, c.exact_only = exact_only, c.rep = rep;
-  int s = status(e);
-  for (int64_t a = p0; a < c1 && s == 0; a += chunk) {
-    const int64_t b = min64(c1, a + chunk);
+  int s = 0; // the chain's first error
+
+  below_chain(const exstar_cuda_tiles *v_, int64_t K_, int exact_only, unsigned long long *rep, cudaStream_t st,
+              phase_trace *t)
+      : v(v_), K(K_), stream(st), tr(t)
+  {
+    const int64_t nb = v->nb;
+    p0 = K * nb, c1 = min64(v->n, p0 + nb), rows = v->n - (p0 + nb);
+    c.exact_only = exact_only, c.rep = rep;
+  }
+  bool empty() const { return rows <= 0 || c1 <= p0; }
+  void begin()
+  {
+    if (empty()) return;
+    const int64_t nb = v->nb, td = K + K * v->mt, t1 = (K + 1) + K * v->mt;
+    cudaError_t e = copy_tiles(v, K, K + 1, v->mt, true, stream);
+    if (tr) tr->mark(phase_trace::copies, stream);
+    if (e == cudaSuccess) e = sc.make(v, subst_scratch_bytes(below_chunking().width, rows), stream);
+    c.g = sc.g;
+    c.X = v->lc[K] + nb, c.ldx = v->ldlc[K];
+    SS = (exstar_bdd *)v->st[t1]; // row (K+1) nb of the block column's states
+    c.SS = SS, c.ldss = v->ldst[t1];
+    c.D = v->a[td], c.ldd = v->lda[td], c.p0 = p0;
+    c.j0 = p0 + nb;
+    s = status(e);
+  }
+  // The chunk [a, b)'s substitution, after what stream `from` has queued (its walk).
+  void walked(cudaStream_t from, int64_t a, int64_t b)
+  {
+    if (empty() || s != 0) return;
+    s = status(panel_streams::follow(stream, from));
+    if (tr) tr->mark(phase_trace::waits, stream);
     c.c0 = a, c.L = c.D + (a - p0) * (1 + c.ldd), c.ldl = c.ldd;
-    s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, below_chunking().threads));
-    if (tr) tr->mark(phase_trace::subst);
-    if (s == 0 && b < c1) // the chunk's terms into the states of the unknowns after it
+    if (s == 0) s = status(subst_launch(c, c.L, c.ldl, b - a, rows, sc.extra, stream, below_chunking().threads));
+    if (tr) tr->mark(phase_trace::subst, stream);
+  }
+  // The chunk [a, b)'s terms into the states of the unknowns after it, after what `from` has
+  // queued (the diagonal tile's rows below the chunk).
+  void rows_done(cudaStream_t from, int64_t a, int64_t b)
+  {
+    if (empty() || s != 0) return;
+    s = status(panel_streams::follow(stream, from));
+    if (tr) tr->mark(phase_trace::waits, stream);
+    if (s == 0)
       s = exstar_cuda_gemm_state_add('N', 'T', rows, c1 - b, b - a, -1.0, c.X, (a - p0) * c.ldx, c.ldx, c.D,
                                      (b - p0) + (a - p0) * c.ldd, c.ldd, SS, (b - p0) * c.ldss, c.ldss, stream);
-    if (tr) tr->mark(phase_trace::products);
+    if (tr) tr->mark(phase_trace::products, stream);
   }
-  if (s == 0) s = status(copy_tiles(v, K, K + 1, v->mt, false, stream));
-  if (tr) tr->mark(phase_trace::copies);
-  const cudaError_t f = sc.base ? sc.release(stream) : cudaSuccess;
+  int end()
+  {
+    if (empty()) return 0;
+    if (s == 0) s = status(copy_tiles(v, K, K + 1, v->mt, false, stream));
+    if (tr) tr->mark(phase_trace::copies, stream);
+    const cudaError_t f = sc.base ? sc.release(stream) : cudaSuccess;
+    return s != 0 ? s : status(f);
+  }
+};
+
+// The diagonal tile's rows [b, c1) after the chunk [a, b) is walked: a substitution with the
+// chunk's triangle (their states in S have every term left of the chunk), then (the rows below
+// the tile may take the chunk's products from here: bc) the chunk's terms into the states of the
+// columns [b, c1) (the whole square; the upper part is never read).
+int diag_rows_below(const diag_ctx &d, int64_t a, int64_t b, char *extra, int exact_only, unsigned long long *rep,
+                    cudaStream_t stream, phase_trace *tr, below_chain *bc)
+{
+  const int64_t c0 = d.c0, c1 = d.c1, w = d.w;
+  trsm_ctx c;
+  c.g = d.g;
+  c.L = d.X + (a - c0) * (1 + d.ldx), c.ldl = d.ldx;
+  c.X = d.X + (b - c0) + (a - c0) * d.ldx, c.ldx = d.ldx;
+  c.st = d.S + (b - c0) + (a - c0) * w, c.ldst = w;
+  c.c0 = a, c.j0 = b, c.p0 = c0, c.exact_only = exact_only, c.rep = rep;
+  const int s = status(subst_launch(c, c.L, c.ldl, b - a, c1 - b, extra, stream, below_chunking().threads));
+  if (s != 0) return s;
+  if (tr) tr->mark(phase_trace::diag_subst, stream);
+  if (bc) bc->rows_done(stream, a, b);
+  const int64_t off = (b - c0) + (a - c0) * d.ldx;
+  const int t = exstar_cuda_gemm_state_add('N', 'T', c1 - b, c1 - b, b - a, -1.0, d.X, off, d.ldx, d.X, off, d.ldx,
+                                           d.S, (b - c0) + (b - c0) * w, w, stream);
+  if (tr) tr->mark(phase_trace::diag_products, stream);
+  return t;
+}
+
+// The diagonal tile (K, K), chunk after chunk, on `stream`; with bc (the column shape), the rows
+// below the tile follow each chunk on bc's stream.
+int potrf_diag(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_only, unsigned long long *rep,
+               cudaStream_t stream, phase_trace *tr, below_chain *bc)
+{
+  const int64_t c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), w = c1 - c0;
+  const int64_t t = K + K * v->mt, cw = diag_chunk();
+  const size_t sbytes = ((size_t)(w * w) * sizeof(exstar_bdd) + 255) / 256 * 256;
+  scratch sc;
+  cudaError_t e = sc.make(v, sbytes + (cw < w ? subst_scratch_bytes(cw, w) : 0), stream);
+  if (e != cudaSuccess) return status(e);
+  diag_ctx c;
+  c.g = sc.g;
+  c.X = v->a[t], c.ldx = v->lda[t];
+  c.S = (exstar_bdd *)sc.extra;
+  c.fail = fail, c.c0 = c0, c.c1 = c1, c.w = w, c.exact_only = exact_only, c.rep = rep;
+  e = cudaMemcpy2DAsync(c.S, (size_t)w * sizeof(exstar_bdd), v->st[t], (size_t)v->ldst[t] * sizeof(exstar_bdd),
+                        (size_t)w * sizeof(exstar_bdd), (size_t)w, cudaMemcpyDeviceToDevice, stream);
+  int s = status(e);
+  for (int64_t a = c0; a < c1 && s == 0; a += cw) {
+    const int64_t b = min64(c1, a + cw);
+    s = status(diag_walk(c, a, b, stream));
+    if (tr) tr->mark(phase_trace::walk, stream);
+    if (s == 0 && bc) bc->walked(stream, a, b);
+    if (s == 0 && b < c1) s = diag_rows_below(c, a, b, sc.extra + sbytes, exact_only, rep, stream, tr, bc);
+  }
+  const cudaError_t f = sc.release(stream);
   return s != 0 ? s : status(f);
+}
+
+// The column shape (the view has lc[K]): the diagonal tile and every row below it, as two chains
+// on the panel's streams (panel_streams: the rows below follow each chunk of the diagonal tile, so
+// the panel takes about the longer chain rather than their sum), then the diagonal tile's copy.
+int potrf_column(const exstar_cuda_tiles *v, int64_t K, int32_t *fail, int exact_only, unsigned long long *rep,
+                 cudaStream_t stream, phase_trace *tr)
+{
+  panel_streams ps;
+  int e = status(ps.fork(stream));
+  if (e != 0) return e;
+  if (tr) tr->mark(phase_trace::walk, ps.side[0]), tr->mark(phase_trace::copies, ps.side[1]);
+  below_chain bc(v, K, exact_only, rep, ps.side[1], tr);
+  bc.begin();
+  e = potrf_diag(v, K, fail, exact_only, rep, ps.side[0], tr, &bc);
+  if (e == 0) e = status(copy_tiles(v, K, K, K + 1, true, ps.side[0])); // the diagonal tile's copy
+  const int b = bc.end();
+  const int j = status(ps.join_all());
+  return e != 0 ? e : b != 0 ? b : j;
 }
 
 } // namespace
@@ -403,17 +471,17 @@ extern "C" int exstar_cuda_potrf_panel(const exstar_cuda_tiles *v, int64_t K, in
 {
   cudaStream_t stream = (cudaStream_t)s;
   phase_trace trace, *tr = phase_trace::wanted() ? &trace : nullptr;
-  if (tr) trace.stream = stream, trace.mark(phase_trace::walk);
-  int e = I0 == K ? potrf_diag(v, K, fail, exact_only, repaired, stream, tr) : 0;
+  int e = 0;
   if (I0 == K && I1 == v->mt && v->lc && v->lc[K]) { // the column shape: every row below at once
-    if (e == 0) e = potrf_below(v, K, exact_only, repaired, stream, tr);
-    if (e == 0) e = status(copy_tiles(v, K, K, K + 1, true, stream)); // the diagonal tile's copy
+    e = potrf_column(v, K, fail, exact_only, repaired, stream, tr);
   } else {
+    if (tr) trace.mark(phase_trace::walk, stream);
+    if (I0 == K) e = potrf_diag(v, K, fail, exact_only, repaired, stream, tr, nullptr);
     for (int64_t I = I0 == K ? K + 1 : I0; I < I1 && e == 0; ++I) {
       e = potrf_trsm(v, K, I, exact_only, repaired, stream);
-      if (tr) trace.mark(phase_trace::subst);
+      if (tr) trace.mark(phase_trace::subst, stream);
     }
   }
-  if (tr) trace.mark(phase_trace::copies), trace.report(K, v->n - K * v->nb, repaired);
+  if (tr) trace.mark(phase_trace::copies, stream), trace.report(K, v->n - K * v->nb, repaired);
   return e;
 }
