@@ -419,8 +419,9 @@ inline unsigned blocks_for(int64_t n, int threads) { return (unsigned)((n + thre
 // running blocks are never preempted). The first stream (the chain the other waits for) has the
 // highest priority, the second the next one. Made once per device and host thread (a StarPU worker's
 // thread runs one task at a time; streams live as long as the device's context).
-// EXSTAR_CUDA_PANEL_PRIORITY=0 makes them at the default priority, EXSTAR_CUDA_PANEL_STREAMS=0
-// runs both chains on the task's stream, for measurements; neither changes a bit.
+// EXSTAR_CUDA_PANEL_PRIORITY=0 makes both at the default priority, =1 the first one only above it,
+// EXSTAR_CUDA_PANEL_STREAMS=0 runs both chains on the task's stream, for measurements; none
+// changes a bit.
 struct panel_streams {
   cudaStream_t side[2] = {nullptr, nullptr}; // the chains' streams (both the task's when off)
   cudaStream_t task = nullptr;
@@ -444,17 +445,21 @@ struct panel_streams {
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess || dev >= kMaxDevices) return e != cudaSuccess ? e : cudaErrorInvalidDevice;
     if (!made[dev][0]) {
-      static const bool high = [] {
+      static const int raised = [] { // how many of the two streams above the default priority
         const char *p = std::getenv("EXSTAR_CUDA_PANEL_PRIORITY");
-        return !(p && p[0] == '0');
+        return p && p[0] >= '0' && p[0] <= '1' ? p[0] - '0' : 2;
       }();
       int least = 0, greatest = 0;
       e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
       for (int k = 0; k < 2 && e == cudaSuccess; ++k) { // the first chain above the second
-        const int p = high ? (greatest + k < least ? greatest + k : least) : least;
+        const int p = k < raised ? (greatest + k < least ? greatest + k : least) : least;
         e = cudaStreamCreateWithPriority(&made[dev][k], cudaStreamNonBlocking, p);
       }
-      if (e != cudaSuccess) return e;
+      if (e != cudaSuccess) { // none or both
+        for (int k = 0; k < 2; ++k)
+          if (made[dev][k]) cudaStreamDestroy(made[dev][k]), made[dev][k] = nullptr;
+        return e;
+      }
     }
     cudaEvent_t start;
     e = cudaEventCreateWithFlags(&start, cudaEventDisableTiming);
