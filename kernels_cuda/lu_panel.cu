@@ -1,6 +1,7 @@
 // The tiled exact LU's panel on the GPU (exstar_cuda_lu_panel). Definitions and bits:
 // kernels_cpu/lu_tiled.cpp.
 #include "kernels_cuda/lu_tiled_common.cuh"
+#include "kernels_cuda/gemm.h"
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -476,6 +477,62 @@ int64_t panel_phases(int64_t c0, int64_t c1, int64_t m, int64_t left)
   return n;
 }
 
+// ---- a wide node's state_sub on the whole GPU ------------------------------------------------
+// A node's state_sub (the live rows' states in its right part take its left part's terms) is the
+// panel's largest phase: on the cooperative launch's blocks (half the multiprocessors, one block
+// each) it took 23.5 of the 33 ms of the first panel at n = 16384 on one H200. Where the right
+// part has EXSTAR_CUDA_PANEL_GEMM_COLS columns or more (default 128; 0: never), the launch stops
+// before it and the Level-3 state product (exstar_cuda_gemm_state_add) does it on every row,
+// between two launches: S(:, [j0, j1)) −= P(:, [k0, k1))·U, U the pivot rows' values gathered. A
+// state takes its terms in any grouping, and every rounding is still proved or declined, so the
+// bits are the phase's. The spent rows' states take terms too: never read again (a pivot row's
+// states in a right part are read by that node's usub, before its state_sub, and a later node's
+// usub reads only the right parts of nodes whose left part holds the row, which no state_sub
+// before that usub writes).
+int64_t panel_gemm_cols()
+{
+  static const int64_t v = [] {
+    const char *e = std::getenv("EXSTAR_CUDA_PANEL_GEMM_COLS");
+    return e ? (int64_t)std::atoll(e) : (int64_t)128;
+  }();
+  return v;
+}
+
+struct wide_sub {
+  int64_t ph, k0, k1, j0, j1; // the phase's index and its arguments
+};
+
+// The state_sub phases with at least `cols` columns (none when cols <= 0).
+std::vector<wide_sub> wide_state_subs(int64_t c0, int64_t c1, int64_t m, int64_t left, int64_t cols)
+{
+  std::vector<wide_sub> out;
+  int64_t ph = 0;
+  walk_phases(c0, c1, m, left, [&](int kind, int64_t a, int64_t b, int64_t x, int64_t y) {
+    if (kind == kStateSub && cols > 0 && y - x >= cols) out.push_back(wide_sub{ph, a, b, x, y});
+    ++ph;
+  });
+  return out;
+}
+
+// ut(jj, i) := u(k0 + i, j0 + jj) (the pivot rows' values; leading dimension j1 − j0).
+__global__ void gather_u_kernel(panel_ctx c, wide_sub w, double *ut)
+{
+  const int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, nc = w.j1 - w.j0;
+  if (x >= nc * (w.k1 - w.k0)) return;
+  const int64_t jj = x % nc, i = x / nc;
+  ut[x] = c.a(c.prow[w.k0 + i - c.c0], w.j0 + jj);
+}
+
+int state_sub_gemm(const panel_ctx &c, const wide_sub &w, double *ut, cudaStream_t stream)
+{
+  const int64_t nc = w.j1 - w.j0, nk = w.k1 - w.k0;
+  gather_u_kernel<<<blocks_for(nc * nk, 256), 256, 0, stream>>>(c, w, ut);
+  const int e = status(cudaGetLastError());
+  if (e != 0) return e;
+  return exstar_cuda_gemm_state_add('N', 'T', c.rows, nc, nk, -1.0, c.P, (w.k0 - c.c0) * c.rows, c.rows, ut, 0, nc,
+                                    c.S, (w.j0 - c.c0) * c.rows, c.rows, stream);
+}
+
 // Gathers the panel (values, states; lpos, dead) or scatters its values to the tiles in their
 // final order (back).
 __global__ void panel_copy_kernel(panel_ctx c, int back)
@@ -590,8 +647,9 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   const size_t pbytes = (size_t)(rows * w) * sizeof(double), sbytes = (size_t)(rows * w) * sizeof(exstar_bdd);
   const size_t kbytes = (size_t)w * sizeof(int64_t), lbytes = (size_t)rows * sizeof(int64_t);
   const size_t dbytes = ((size_t)rows * sizeof(int32_t) + 15) / 16 * 16, cbytes = 2 * (size_t)nblocks * sizeof(cand);
+  const size_t ubytes = (size_t)w * kMaxLeft * sizeof(double); // state_sub_gemm's gathered U
   scratch sc;
-  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + cbytes, stream, c0, rows, K);
+  cudaError_t e = sc.make(v, sbytes + pbytes + kbytes + lbytes + dbytes + ubytes + cbytes, stream, c0, rows, K);
   if (e != cudaSuccess) return status(e);
   if (v->lc && K > 0) row_map_kernel<<<blocks_for(rows * K, 256), 256, 0, stream>>>(sc.g, sc.perms, K - 1);
   panel_ctx c;
@@ -604,6 +662,8 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
   c.prow = (int64_t *)x, x += kbytes;
   c.lpos = (int64_t *)x, x += lbytes;
   c.dead = (int32_t *)x, x += dbytes;
+  double *ut = (double *)x;
+  x += ubytes;
   c.parts = (cand *)x;
   c.ipiv = ipiv, c.c0 = c0, c.c1 = c1, c.m = m, c.rows = rows, c.nparts = nblocks;
   c.exact_only = exact_only, c.rep = repaired, c.left = panel_left();
@@ -616,19 +676,30 @@ extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32
       cudaMalloc((void **)&c.trace, (size_t)trace_words(nph) * sizeof(unsigned long long)) != cudaSuccess)
     c.trace = nullptr, (void)cudaGetLastError();
   if (c.trace) cudaMemsetAsync(c.trace, 0, (size_t)trace_words(nph) * sizeof(unsigned long long), stream);
+  // the wide nodes' state_subs on the whole GPU (not when tracing: the trace times every phase)
+  const std::vector<wide_sub> wide = c.trace ? std::vector<wide_sub>() : wide_state_subs(c0, c1, m, c.left, panel_gemm_cols());
+  int gs = 0;
   if (coop > 0) {
-    void *args[] = {&c, &lo, &hi};
-    e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks), dim3(kPanelThreads),
-                                    args, 0, stream);
+    for (size_t q = 0; q <= wide.size() && e == cudaSuccess && gs == 0; ++q) {
+      hi = q < wide.size() ? wide[q].ph : INT64_MAX;
+      void *args[] = {&c, &lo, &hi};
+      if (hi > lo)
+        e = cudaLaunchCooperativeKernel((const void *)panel_kernel<true>, dim3((unsigned)nblocks),
+                                        dim3(kPanelThreads), args, 0, stream);
+      if (q < wide.size() && e == cudaSuccess) gs = state_sub_gemm(c, wide[q], ut, stream), lo = hi + 1;
+    }
     if (c.trace && e == cudaSuccess) trace_report(c, stream);
     else if (c.trace) cudaFree(c.trace);
   } else {
-    for (int64_t ph = 0; ph < nph; ++ph)
-      panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
+    size_t q = 0;
+    for (int64_t ph = 0; ph < nph && gs == 0; ++ph) {
+      if (q < wide.size() && wide[q].ph == ph) gs = state_sub_gemm(c, wide[q++], ut, stream);
+      else panel_kernel<false><<<(unsigned)nblocks, kPanelThreads, 0, stream>>>(c, ph, ph + 1);
+    }
   }
-  if (e == cudaSuccess) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
-  if (e == cudaSuccess && c.perm) panel_perm_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(c);
+  if (e == cudaSuccess && gs == 0) panel_copy_kernel<<<blocks_for(rows * w, 256), 256, 0, stream>>>(c, 1);
+  if (e == cudaSuccess && gs == 0 && c.perm) panel_perm_kernel<<<blocks_for(m, 256), 256, 0, stream>>>(c);
   if (e == cudaSuccess) e = cudaGetLastError();
   const cudaError_t f = sc.release(stream);
-  return status(e != cudaSuccess ? e : f);
+  return gs != 0 ? gs : status(e != cudaSuccess ? e : f);
 }
