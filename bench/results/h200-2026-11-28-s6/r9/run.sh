@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+set -uo pipefail
+root=$PWD; dir=.gpu; out=$OUT/r9; mkdir -p $out/x
+. scripts/gpu-env.sh >/dev/null 2>&1
+x=$out/x
+t0=$(date +%s)
+nvidia-smi -L > $x/device.txt; lscpu | grep "Model name" >> $x/device.txt
+mkdir -p $root/build-gpu && rm -rf $root/build-gpu/exstar && ln -s $root/$dir/build $root/build-gpu/exstar
+(cd $root/build-gpu/exstar && ctest -N -R cuda -E opencl | tail -1 > $x/count.txt; timeout 560 ctest -j3 -R cuda -E opencl --timeout 400 --output-on-failure > $x/ctest.log 2>&1)
+echo "ctest rc $? $(( $(date +%s)-t0 ))s $(cat $x/count.txt)"; grep -E "tests passed|Failed|\*\*\*|Timeout|Not Run|Skipped" $x/ctest.log | tail -n 20
+cd $out && tar czf x.tgz x && rm -rf x
