@@ -88,6 +88,7 @@ struct Options {
   std::string lu_nbs = "0";           // lutiled tile edges (0: exstar_default_tile)
   std::string lu_home = "both";       // lutiled: host (pinned host array), device (tiles on the GPU), both
   std::string potrf_runs = "host,home,plain"; // potrf: which exstar runs
+  std::string lu_runs = "cusolver,exact,plain"; // lutiled: which runs (a sweep of settings needs only exact)
   int ncuda = 1, nopencl = 0;         // StarPU CUDA / OpenCL workers (-1: every device)
   int64_t batch_count = 64, batch_n = 1024; // lubatch
   int64_t gemm_n = 16384;             // gemm
@@ -104,6 +105,7 @@ void usage(const char *prog)
                "  --lu-nbs LIST     lutiled: the tile edges (default 0: the library's default)\n"
                "  --lu-home WHERE   lutiled: host (pinned host array), device (tiles at home on the GPU) or both\n"
                "  --potrf-runs LIST potrf: the exstar runs, a subset of host,home,plain (default all three)\n"
+               "  --lu-runs LIST    lutiled: a subset of cusolver,exact,plain (default all three)\n"
                "  --ncuda N         StarPU CUDA workers, one a GPU (default 1; -1: every GPU)\n"
                "  --nopencl N       StarPU OpenCL workers (default 0; STARPU_WORKERS_OPENCLID picks the devices)\n"
                "  --batch COUNTxN   lubatch: COUNT LUs of N x N (default 64x1024)\n"
@@ -150,6 +152,7 @@ Options parse(int argc, char **argv)
     else if (a == "--lu-nbs") o.lu_nbs = next();
     else if (a == "--lu-home") o.lu_home = next();
     else if (a == "--potrf-runs") o.potrf_runs = next();
+    else if (a == "--lu-runs") o.lu_runs = next();
     else if (a == "--ncuda") o.ncuda = std::atoi(next());
     else if (a == "--nopencl") o.nopencl = std::atoi(next());
     else if (a == "--gemm-n") o.gemm_n = std::atoll(next());
@@ -642,17 +645,21 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
     double *dA, *work, *hA;
     int *dipiv, *dinfo, lwork = 0;
     int32_t *hp;
-    CHECK_CUDA(cudaMalloc(&dA, n * n * sizeof(double)));
-    CHECK_CUDA(cudaMalloc(&dipiv, n * sizeof(int)));
-    CHECK_CUDA(cudaMalloc(&dinfo, sizeof(int)));
-    CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(g.solver, ni, ni, dA, ni, &lwork));
-    CHECK_CUDA(cudaMalloc(&work, (size_t)std::max(lwork, 1) * sizeof(double)));
-    double t = time_stream(g.s, o.lu_reps, [&] {
-      CHECK_CUDA(cudaMemcpyAsync(dA, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice, g.s));
-    }, [&] { CHECK_CUSOLVER(cusolverDnDgetrf(g.solver, ni, ni, dA, ni, work, dipiv, dinfo)); });
-    csv.add("getrf", n, "cuda", "cusolver", t, 8.0 * n * n);
-    std::fprintf(stderr, "# getrf n=%lld: cusolverDnDgetrf %.4f s\n", (long long)n, t);
-    cudaFree(work), cudaFree(dA), cudaFree(dipiv), cudaFree(dinfo);
+    auto runs = [&](const char *what) { return o.lu_runs.find(what) != std::string::npos; };
+    double t = 0;
+    if (runs("cusolver")) {
+      CHECK_CUDA(cudaMalloc(&dA, n * n * sizeof(double)));
+      CHECK_CUDA(cudaMalloc(&dipiv, n * sizeof(int)));
+      CHECK_CUDA(cudaMalloc(&dinfo, sizeof(int)));
+      CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(g.solver, ni, ni, dA, ni, &lwork));
+      CHECK_CUDA(cudaMalloc(&work, (size_t)std::max(lwork, 1) * sizeof(double)));
+      t = time_stream(g.s, o.lu_reps, [&] {
+        CHECK_CUDA(cudaMemcpyAsync(dA, A0.data(), n * n * sizeof(double), cudaMemcpyHostToDevice, g.s));
+      }, [&] { CHECK_CUSOLVER(cusolverDnDgetrf(g.solver, ni, ni, dA, ni, work, dipiv, dinfo)); });
+      csv.add("getrf", n, "cuda", "cusolver", t, 8.0 * n * n);
+      std::fprintf(stderr, "# getrf n=%lld: cusolverDnDgetrf %.4f s\n", (long long)n, t);
+      cudaFree(work), cudaFree(dA), cudaFree(dipiv), cudaFree(dinfo);
+    }
     if (starpu_malloc((void **)&hA, n * n * sizeof(double)) || starpu_malloc((void **)&hp, n * sizeof(int32_t))) {
       std::fprintf(stderr, "starpu_malloc failed\n");
       std::exit(1);
@@ -699,7 +706,7 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
       }
       if (o.lu_home != "host") {
         bool same = true;
-        const double td = factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same);
+        const double td = runs("exact") ? factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, first, firstp, &same) : 0;
         if (td > 0) {
           std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld-device-home", nbd);
           csv.add("getrf", n, "starpu-cuda", impl, td, 8.0 * n * n);
@@ -711,7 +718,8 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
         // the plain-double graph on the same tiles at home (the honest baseline of the graph)
         std::vector<double> none;
         std::vector<int32_t> nonep;
-        const double tp = factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, none, nonep, &same, false, true);
+        const double tp =
+            runs("plain") ? factor_device_resident(n, nb, A0, o.lu_reps, o.lu_limit, none, nonep, &same, false, true) : 0;
         if (tp > 0) {
           std::snprintf(impl, sizeof impl, "exstar-plain-tiled-nb%lld-device-home", nbd);
           csv.add("getrf", n, "starpu-cuda", impl, tp, 8.0 * n * n);
