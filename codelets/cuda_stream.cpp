@@ -5,9 +5,17 @@
 // block scheduler dispatches the pending blocks of a high-priority stream first: the panel's
 // cooperative launch and the next column's update no longer queue behind the other columns'
 // updates. EXSTAR_CUDA_PRIORITY_STREAMS=0 keeps every kernel on StarPU's stream.
+//
+// The device gate: a task that closes it (exstar_codelet_cuda_gate_close, the tiled LU's panels
+// on several GPUs) records an event after its kernels, and every task at or below the default
+// priority launched on that device afterwards makes its stream wait for the event, on the GPU
+// (no worker blocks, and the task's own inputs were complete when it started, so no cycle). The
+// kernels already running go on; no new one of the other columns' updates takes a
+// multiprocessor from the panel until it ends.
 #include "codelets/glue.h"
 #ifdef EXSTAR_WITH_CUDA_CODELETS
 #include <cstdlib>
+#include <mutex>
 
 namespace {
 struct priority_stream {
@@ -41,12 +49,52 @@ void make_priority_stream(priority_stream &p)
   }
   (void)cudaGetLastError(); // a failure here is not the task's
 }
+
+// A device's gate: the event of the last closing task (recorded: ever closed).
+struct device_gate {
+  std::mutex mu;
+  cudaEvent_t event = nullptr;
+  bool recorded = false;
+};
+constexpr int kMaxGates = 64;
+device_gate gates[kMaxGates];
+
+device_gate *gate_of_current_device()
+{
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxGates) return (void)cudaGetLastError(), nullptr;
+  return &gates[dev];
+}
+
+// Makes s wait for the device's gate, if a task ever closed it (a completed event costs nothing).
+void wait_gate(cudaStream_t s)
+{
+  device_gate *g = gate_of_current_device();
+  if (!g) return;
+  std::lock_guard<std::mutex> lock(g->mu);
+  if (g->recorded && cudaStreamWaitEvent(s, g->event, 0) != cudaSuccess) (void)cudaGetLastError();
+}
 } // namespace
+
+int exstar_codelet_cuda_gate_close(cudaStream_t s)
+{
+  device_gate *g = gate_of_current_device();
+  if (!g) return 0;
+  std::lock_guard<std::mutex> lock(g->mu);
+  cudaError_t e = g->event ? cudaSuccess : cudaEventCreateWithFlags(&g->event, cudaEventDisableTiming);
+  if (e == cudaSuccess) e = cudaEventRecord(g->event, s);
+  if (e == cudaSuccess) g->recorded = true;
+  return e == cudaSuccess ? 0 : -(int)e;
+}
 
 cudaStream_t exstar_codelet_cuda_stream(void)
 {
   const struct starpu_task *task = starpu_task_get_current();
-  if (!task || task->priority <= STARPU_DEFAULT_PRIO || !priority_streams_on()) return starpu_cuda_get_local_stream();
+  if (!task || task->priority <= STARPU_DEFAULT_PRIO || !priority_streams_on()) {
+    const cudaStream_t local = starpu_cuda_get_local_stream();
+    if (task) wait_gate(local);
+    return local;
+  }
   if (!worker_stream.tried) make_priority_stream(worker_stream);
   return worker_stream.stream ? worker_stream.stream : starpu_cuda_get_local_stream();
 }

@@ -52,6 +52,9 @@ void exstar_codelet_cuda_check(int status, const char *what);
  * makes StarPU's stream wait for s (0, or -(cudaError_t)). */
 cudaStream_t exstar_codelet_cuda_stream(void);
 int exstar_codelet_cuda_join(cudaStream_t s);
+/* Closes the calling worker's device behind the kernels already on s: the tasks at or below the
+ * default priority launched there later wait on the GPU until they end (0, or -(cudaError_t)). */
+int exstar_codelet_cuda_gate_close(cudaStream_t s);
 /* Runs launch(stream) (a CUDA launcher's status) on the task's stream, joins it, and reports a
  * failure as a codelet error named what. */
 template <class Launch> void exstar_codelet_cuda_run(const char *what, Launch launch)

@@ -18,6 +18,8 @@ struct exstar_lu_tiled_args {
   int64_t m, n, nb, mt, nt;
   int64_t K, J; /* the panel; the block column (urow, laswp) */
   int32_t exact_only, nbuf;
+  int32_t gate; /* a panel: closes its GPU's gate (exstar_codelet_cuda_gate_close) behind its kernels */
+  int32_t reserved;
 };
 
 /* The panel and U-row codelets run on CPU workers, and on CUDA workers when the build has the

@@ -134,16 +134,27 @@ static bool split_masks(const std::vector<std::vector<uint32_t>> &all, std::vect
 void tiled_desc::place_on_gpus(bool plain)
 {
   gpu_masks.clear(), chain_masks.clear(), rest_masks.clear();
+  gate_panels = false;
   const bool cuda = plain ? exstar_lu_plain_panel_cl.cuda_funcs[0] && exstar_lu_plain_urow_cl.cuda_funcs[0] &&
                                 exstar_lu_plain_gemm_cl.cuda_funcs[0] && exstar_lu_laswp_host_cl.cuda_funcs[0]
                           : panel_where == STARPU_CUDA;
   if (!cuda) return;
   gpu_masks = gpu_worker_masks();
-  // The chain's own worker: by default on one GPU only. One H200 (2026-11-28, at home): n = 32768
-  // 5.76 -> 5.34 s, 16384 0.937 -> 0.927 s; two: 32768 3.09 -> 3.27 s (its panels, the chain
-  // there, lost the other workers), 16384 0.589 -> 0.568 s. EXSTAR_CUDA_CHAIN_WORKER=0/1 forces it.
+  // The chain's own worker, on any number of GPUs. One H200 (2026-11-28, at home): n = 32768
+  // 5.76 -> 5.34 s, 16384 0.937 -> 0.927 s. Four H200s, nb = 512 (2026-11-28, seventh session,
+  // bench/results/h200x4-2026-11-28-s7): 32768 1.52 -> 1.34 s, 16384 0.387 -> 0.373 s; with the
+  // gate and the short CUDA pipeline (runtime/init.cpp) 1.36 and 0.334 s. (Two H200s before
+  // the deadline priorities: 32768 3.09 -> 3.27 s, its panels lost the other workers' streams.)
+  // EXSTAR_CUDA_CHAIN_WORKER=0/1 forces it.
   const char *v = getenv("EXSTAR_CUDA_CHAIN_WORKER");
-  const bool chain_worker = v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : gpu_masks.size() == 1;
+  const bool chain_worker = v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : true;
+  // The panel's gate (codelets/cuda_stream.cpp), on several GPUs: a panel there shares its GPU
+  // with the updates of the other columns it holds, and took 15-23 ms for ~5 ms alone (4 x H200,
+  // n = 32768, nb = 512); gated, the panels' sum 949 -> 709 ms and n = 16384 0.380 -> 0.334 s
+  // (32768: 1.35 s either way: block column K+1's tasks then waited longer). One GPU is bound by
+  // the updates' throughput and keeps them running. EXSTAR_CUDA_PANEL_GATE=0/1 forces it.
+  const char *gv = getenv("EXSTAR_CUDA_PANEL_GATE");
+  gate_panels = gv && (gv[0] == '0' || gv[0] == '1') ? gv[0] == '1' : gpu_masks.size() > 1;
   if (chain_worker && !gpu_masks.empty() && split_masks(gpu_masks, chain_masks, rest_masks)) return;
   if (gpu_masks.size() < 2) gpu_masks.clear(); // one GPU: StarPU's choice is the same
 }

@@ -23,11 +23,14 @@ struct tiled_desc {
    * states stay where they are and only L's columns and the pivots travel. Empty: one GPU or
    * none (StarPU places every task). */
   std::vector<std::vector<uint32_t>> gpu_masks;
-  /* On one GPU (or EXSTAR_CUDA_CHAIN_WORKER=1): each GPU's first worker takes only the critical
-   * path's tasks (the panels, block column K+1's at step K: chain_masks), the others the rest
-   * (rest_masks), so that the chain never waits for a worker whose pipeline is full of long
-   * updates. Empty: off (several GPUs, or EXSTAR_CUDA_CHAIN_WORKER=0), or a GPU with one worker. */
+  /* Each GPU's first worker takes only the critical path's tasks (the panels, block column K+1's
+   * at step K: chain_masks), the others the rest (rest_masks), so that the chain never waits for
+   * a worker whose pipeline is full of long updates. Empty: off (EXSTAR_CUDA_CHAIN_WORKER=0), or
+   * a GPU with one worker. */
   std::vector<std::vector<uint32_t>> chain_masks, rest_masks;
+  /* Several GPUs (or EXSTAR_CUDA_PANEL_GATE=1): a panel closes its GPU's gate, so that the
+   * other columns' updates launched there during it wait for its end (codelets/cuda_stream.cpp). */
+  bool gate_panels = false;
   int64_t gpu_div = 1; /* block column J runs on GPU (J / gpu_div) mod gpus (a process's columns
                           are every Q-th under StarPU-MPI) */
   /* The factorization's status (exstar_lu_check_cl: NaN/inf seen, first zero on U's diagonal),

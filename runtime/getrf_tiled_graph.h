@@ -107,6 +107,7 @@ inline unsigned long long gpu_only(const tiled_desc &d, const starpu_codelet &cl
 struct tiled_task {
   std::vector<starpu_data_descr> descr;
   std::vector<exstar_lu_tiled_buf> bufs;
+  int32_t gate = 0; // exstar_lu_tiled_args::gate
   void add(starpu_data_handle_t h, enum starpu_data_access_mode mode, int64_t I, int64_t J, int kind)
   {
     starpu_data_descr d;
@@ -122,7 +123,7 @@ struct tiled_task {
     const size_t size = sizeof(exstar_lu_tiled_args) + bufs.size() * sizeof(exstar_lu_tiled_buf);
     exstar_lu_tiled_args *h = (exstar_lu_tiled_args *)std::malloc(size); // freed by StarPU with the task
     if (!h) return exstar_set_error(EXSTAR_ERR_NOMEM, "%s: out of memory", who);
-    *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size()};
+    *h = exstar_lu_tiled_args{d.m, d.n, d.nb, d.mt, d.nt, K, J, exact_only, (int32_t)bufs.size(), gate, 0};
     std::memcpy(h + 1, bufs.data(), bufs.size() * sizeof(exstar_lu_tiled_buf));
     // the panel path's place (tiled_desc::panel_where, the GPU of block column J), else
     // wherever the codelet runs
@@ -187,6 +188,7 @@ int panel(Submit &ins, const char *who, const tiled_desc &d, int64_t K, int exac
   // the plain updates' L where they read it (a 1 x Q grid, one process; else a task a tile reads L's tiles)
   if (plain && !d.lcols.empty() && one_owner(d, K)) t.add(d.lcols[(size_t)K], STARPU_W, 0, K, EXSTAR_LU_LCOL);
   t.add(d.pivots[(size_t)K], STARPU_W, 0, 0, EXSTAR_LU_IPIV);
+  t.gate = d.gate_panels && !plain;
   return t.submit(ins, d.rank(K, K), plain ? &exstar_lu_plain_panel_cl : &exstar_lu_panel_cl, d, K, K,
                   STARPU_MAX_PRIO, exact_only, who);
 }

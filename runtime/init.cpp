@@ -93,6 +93,19 @@ int check_worker_env(const char *name)
                           "StarPU's choice)", name, v);
 }
 
+// On several GPUs, a CUDA worker launches its next task only when its last one ended
+// (STARPU_CUDA_PIPELINE=1; StarPU's default 2). The tiled LU's chain hops from GPU to GPU at
+// every step, and a ready task of it waited for a worker of its GPU whose pipeline of other
+// columns' updates had room. 4 x H200, exact LU at home, nb = 512 (bench/results/
+// h200x4-2026-11-28-s7): n = 32768 1.52 -> 1.33 s, 16384 0.387 -> 0.380 s. The user's setting wins.
+void short_cuda_pipeline(const exstar_config &cfg, const struct starpu_conf *conf)
+{
+  if (!(cfg.backends & EXSTAR_BACKEND_CUDA) || conf->ncuda == 0) return;
+  const int devices = exstar_codelets_cuda_device_count();
+  const int used = conf->ncuda < 0 || conf->ncuda > devices ? devices : conf->ncuda;
+  if (used > 1) setenv("STARPU_CUDA_PIPELINE", "1", 0);
+}
+
 // Validates cfg's scheduler (and STARPU_SCHED) and the worker counts in the environment, and
 // fills conf from them.
 int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
@@ -140,6 +153,7 @@ int make_conf(const exstar_config &cfg, struct starpu_conf *conf)
   conf->nopencl = count(EXSTAR_BACKEND_OPENCL, conf->nopencl, cfg.nopencl);
   conf->ncuda = count(EXSTAR_BACKEND_CUDA, conf->ncuda, cfg.ncuda);
   reserve_app_core(cfg, conf);
+  short_cuda_pipeline(cfg, conf);
   // A set STARPU_SCHED still wins over this name: StarPU's rule, environment over configuration.
   if (cfg.sched) conf->sched_policy_name = cfg.sched;
   else if (!(env && *env)) default_sched(cfg, conf);
