@@ -2,10 +2,14 @@
 """Reads an EXSTAR_TRACE timeline (runtime/trace.h) of tiled LUs and says where each run's time
 went: the panel chain (panel K, then what panel K+1 waited for), and how busy each GPU was.
 
-  python3 bench/lu_trace.py TRACE.csv[.xz] [TRACE2.csv ...] [--steps] [--panels LOG]
+  python3 bench/lu_trace.py TRACE.csv[.xz] [TRACE2.csv ...] [--steps] [--backlog] [--panels LOG]
 
 Several files (StarPU-MPI's TRACE.csv.<rank>, one a process) are read as one timeline; a device
 is then named file:device (-1: CPU workers).
+
+--backlog says, at each panel K's end, how many steps block column K+1 and the block columns of
+its device still had to take (the updates of panels before K not yet ended there): a chain
+that waits for its own column's backlog is bound by the updates' throughput, not by its hops.
 
 --panels LOG also reads the lines `panel trace c0=...` that EXSTAR_CUDA_PANEL_TRACE=1 writes to
 stderr (the CUDA panel kernel's own clock: its phases and its declined roundings), for the last
@@ -67,7 +71,34 @@ def union(iv):
     return tot
 
 
-def report(run, steps):
+def backlog(run, panels):
+    """At each panel K's end: the steps block column K+1 still lacks (K minus the update steps it
+    has ended), and the most any block column of that device lacks."""
+    done = defaultdict(list)  # J -> end times of its updates (one a step)
+    for r in run:
+        if r["name"] in ("exstar_lu_gemm", "exstar_lu_plain_gemm_col"):
+            done[r["J"]].append(r["end"])
+    dev = {}
+    for r in run:
+        if r["K"] != SETUP:
+            dev.setdefault(r["J"], r["device"])
+    lags, worst = [], []
+    for K in sorted(panels):
+        if K + 1 not in panels:
+            continue
+        t = panels[K]["end"]
+        lack = {J: K - sum(1 for e in done[J] if e <= t) for J in done if J > K and dev.get(J) == dev.get(K + 1)}
+        if K + 1 in lack:
+            lags.append(lack[K + 1])
+            worst.append(max(lack.values()))
+    if lags:
+        behind = sum(1 for x in lags if x > 0)
+        print(f"  backlog at panel K's end: block column K+1 lacked {sum(lags) / len(lags):.1f} steps on average "
+              f"(behind at {behind} of {len(lags)} steps, at most {max(lags)}); the most behind column of its device "
+              f"lacked {sum(worst) / len(worst):.1f} on average, at most {max(worst)}")
+
+
+def report(run, steps, lag=False):
     t0 = min(r["start"] for r in run)
     t1 = max(r["end"] for r in run)
     m = run[0]["m"]
@@ -112,6 +143,8 @@ def report(run, steps):
         lines.append(f"  K={K:3d} dev {p['device']} panel {(p['end'] - p['start']) / 1e3:6.2f} ms | col {K + 1}: {c / 1e3:6.2f} ms ({names}) | wait {w / 1e3:6.2f} ms")
     print(f"  chain: panels {tp / 1e3:.0f} ms + column K+1's tasks {tc / 1e3:.0f} ms + waits {tw / 1e3:.0f} ms"
           f" (+ {first / 1e3:.0f} ms before panel 0, {last / 1e3:.0f} ms after the last panel) of {span:.0f} ms")
+    if lag:
+        backlog(run, panels)
     if steps:
         print("\n".join(lines))
 
@@ -161,7 +194,7 @@ def main():
                              "device": dev, "start": float(r["start_us"]), "end": float(r["end_us"])})
     lu = [r for r in rows if r["name"].startswith("exstar_lu_") or r["K"] == SETUP]
     for run in runs(lu):
-        report(run, "--steps" in sys.argv)
+        report(run, "--steps" in sys.argv, "--backlog" in sys.argv)
     return 0
 
 
