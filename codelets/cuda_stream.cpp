@@ -92,7 +92,7 @@ cudaStream_t exstar_codelet_cuda_stream(void)
   const struct starpu_task *task = starpu_task_get_current();
   if (!task || task->priority <= STARPU_DEFAULT_PRIO || !priority_streams_on()) {
     const cudaStream_t local = starpu_cuda_get_local_stream();
-    if (task) wait_gate(local);
+    if (task && task->priority <= STARPU_DEFAULT_PRIO) wait_gate(local); // the critical path never waits
     return local;
   }
   if (!worker_stream.tried) make_priority_stream(worker_stream);
