@@ -146,15 +146,13 @@ void tiled_desc::place_on_gpus(bool plain)
   // gate and the short CUDA pipeline (runtime/init.cpp) 1.36 and 0.334 s. (Two H200s before
   // the deadline priorities: 32768 3.09 -> 3.27 s, its panels lost the other workers' streams.)
   // EXSTAR_CUDA_CHAIN_WORKER=0/1 forces it.
-  const char *v = getenv("EXSTAR_CUDA_CHAIN_WORKER");
-  const bool chain_worker = v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : true;
+  const bool chain_worker = env_switch("EXSTAR_CUDA_CHAIN_WORKER", true);
   // The panel's gate (codelets/cuda_stream.cpp), on several GPUs: a panel there shares its GPU
   // with the updates of the other columns it holds, and took 15-23 ms for ~5 ms alone (4 x H200,
   // n = 32768, nb = 512); gated, the panels' sum 949 -> 709 ms and n = 16384 0.380 -> 0.334 s
   // (32768: 1.35 s either way: block column K+1's tasks then waited longer). One GPU is bound by
   // the updates' throughput and keeps them running. EXSTAR_CUDA_PANEL_GATE=0/1 forces it.
-  const char *gv = getenv("EXSTAR_CUDA_PANEL_GATE");
-  gate_panels = gv && (gv[0] == '0' || gv[0] == '1') ? gv[0] == '1' : gpu_masks.size() > 1;
+  gate_panels = env_switch("EXSTAR_CUDA_PANEL_GATE", gpu_masks.size() > 1);
   if (chain_worker && !gpu_masks.empty() && split_masks(gpu_masks, chain_masks, rest_masks)) return;
   if (gpu_masks.size() < 2) gpu_masks.clear(); // one GPU: StarPU's choice is the same
 }

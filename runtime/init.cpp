@@ -299,4 +299,10 @@ int default_nparts()
   return n > 0 ? n : 1;
 }
 
+bool env_switch(const char *name, bool dflt)
+{
+  const char *v = getenv(name);
+  return v && (v[0] == '0' || v[0] == '1') ? v[0] == '1' : dflt;
+}
+
 } // namespace exstar_rt

@@ -22,6 +22,8 @@ bool initialized();
 int require_init(const char *who);
 /* Takes an error raised inside a codelet since the last call and records it. */
 int take_codelet_error();
+/* An EXSTAR_* switch of the environment: "0" or "1" forces it, anything else leaves `dflt`. */
+bool env_switch(const char *name, bool dflt);
 /* starpu_task_insert's return value as an exstar status. */
 int submit_status(int ret, const char *who);
 /* Where a task on handle h (and smaller ones) may run (STARPU_EXECUTE_WHERE): every kind of

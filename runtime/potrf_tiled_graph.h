@@ -84,9 +84,7 @@ struct chol_desc {
    * tile, 0.36 s a task a block column). */
   bool want_columns() const
   {
-    const char *e = std::getenv("EXSTAR_POTRF_COLUMNS");
-    if (e && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
-    return d.panel_where == STARPU_CUDA && gpu_worker_masks().size() == 1;
+    return env_switch("EXSTAR_POTRF_COLUMNS", d.panel_where == STARPU_CUDA && gpu_worker_masks().size() == 1);
   }
   /* The states (a handle a tile, or a block column's and the column copies). */
   int register_states()
