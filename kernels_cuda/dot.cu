@@ -110,18 +110,22 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
 }
 
 // nrm2's squares: a core/sumsq.h window, the dot's own step for the squares out of range, the
-// window's sums into the FPE when it closes.
+// window's sums into the FPEs when it closes: grid 1's part into f0, grids 2 and 3's into f1. A
+// part of grid j is a multiple of ulp(s_j) below s_j / 4, so f0 holds the grid-1 parts of
+// several windows of one scale in its two doubles, and f1 the others (two grids 43 bits apart),
+// where one FPE of two doubles took all three and spilled to the block's digits at every close.
 struct sumsq_state {
   exstar_sumsq w;
   double h[3];
 };
 
-__device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_FPE_N], sumsq_state &q)
+__device__ __forceinline__ void sumsq_close(exstar_i64 *sacc, double f0[EXSTAR_FPE_N], double f1[EXSTAR_FPE_N],
+                                            sumsq_state &q)
 {
 #pragma unroll
   for (int j = 0; j < 3; ++j) {
     const double part = exstar_sumsq_part(&q.w, q.h, j);
-    if (part != 0.0) (void)exstar_sum_step_atomic(sacc, f0, part);
+    if (part != 0.0) (void)exstar_sum_step_atomic(sacc, j == 0 ? f0 : f1, part);
   }
   exstar_sumsq_zero(q.h);
 }
@@ -132,7 +136,7 @@ __device__ __forceinline__ int sumsq_rare(exstar_i64 *sacc, sumsq_state &q, doub
                                           double f1[EXSTAR_FPE_N], double x, double p)
 {
   if (!exstar_sumsq_in_range(p) || exstar_sumsq_below(&q.w, p)) return dot_step<0>(sacc, f0, f1, x, x);
-  sumsq_close(sacc, f0, q);
+  sumsq_close(sacc, f0, f1, q);
   exstar_sumsq_open(&q.w, p);
   exstar_sumsq_start(&q.w, q.h);
   exstar_sumsq_add(&q.w, q.h, p, fma(x, x, -p));
@@ -217,7 +221,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     flags |= sumsq_step(sacc, q, f0, f1, c.x);
     flags |= sumsq_step(sacc, q, f0, f1, c.y);
   }
-  sumsq_close(sacc, f0, q);
+  sumsq_close(sacc, f0, f1, q);
 #pragma unroll
   for (int k = 0; k < EXSTAR_FPE_N; ++k)
     if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
