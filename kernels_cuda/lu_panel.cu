@@ -563,14 +563,17 @@ __global__ void panel_perm_kernel(panel_ctx c)
 }
 
 // The panel's blocks in a cooperative launch (0: none): one on each of half the device's
-// multiprocessors; EXSTAR_CUDA_PANEL_BLOCKS=N asks for N (measurements), at most as many as run
-// at once. A panel block (254 registers x 256 threads: the whole register file) leaves no room
+// multiprocessors, or of a third of them beside other kernels (one H200, the exact LU at home,
+// nb 1024, the updates beside the panels: n = 16384 0.608-0.612 s on 66 blocks, 0.594-0.595 s on
+// 44, 0.607 on 33, 0.659 on 22; n = 32768 3.070 s on 66, 3.036 on 44, 3.028 on 33:
+// bench/results/h200-2026-11-29-s8, r10 and r11); EXSTAR_CUDA_PANEL_BLOCKS=N asks for N
+// (measurements), at most as many as run at once. A panel block (254 registers x 256 threads: the whole register file) leaves no room
 // for a block of the exact gemm on its multiprocessor, and its phases are latency-bound: on the whole
 // device (2 blocks on each, the most that run at once) the panels took the GPU from the updates
 // that the other streams run beside them. H100, n = 16384, nb = 512: the panels alone 684 ms on
 // 264 blocks, 686 ms on 66; the LU with 4 streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99,
 // 1.51-1.54 s on 66, 1.54 s on 48, 1.60 s on 33 (n = 8192: 0.39, 0.36, 0.36, 0.33-0.35, 0.33, 0.36).
-int coop_blocks()
+int coop_blocks(bool beside)
 {
   static std::atomic<int> cache[32]; // per device: the most blocks that run at once, -1: none
   int dev = 0, sms = 0;
@@ -587,7 +590,8 @@ int coop_blocks()
   }
   if (most < 0) return 0;
   const char *want = std::getenv("EXSTAR_CUDA_PANEL_BLOCKS");
-  const int64_t n = want && std::atoll(want) > 0 ? std::atoll(want) : (sms > 1 ? sms / 2 : 1);
+  const int share = beside ? 3 : 2;
+  const int64_t n = want && std::atoll(want) > 0 ? std::atoll(want) : (sms >= share ? sms / share : 1);
   return (int)min64(n, most);
 }
 
@@ -633,13 +637,13 @@ void trace_report(const panel_ctx &c, cudaStream_t stream)
 
 } // namespace
 
-extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
+extern "C" int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only, int beside,
                                     unsigned long long *repaired, exstar_cuda_stream s)
 {
   cudaStream_t stream = (cudaStream_t)s;
   const int64_t m = v->m, c0 = K * v->nb, c1 = min64(v->n, c0 + v->nb), rows = m - c0, w = c1 - c0;
   if (rows <= 0 || w <= 0) return 0;
-  const int coop = coop_blocks();
+  const int coop = coop_blocks(beside != 0);
   // The group phases (usub, state_sub) use every block; the row phases need a thread a row
   // (H100, n = 8192, nb = 512, the panel alone on the GPU: 340 ms with ceil(rows/256) = 32
   // blocks, 238 ms with 132, the same with 264).

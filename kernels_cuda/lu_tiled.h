@@ -46,9 +46,11 @@ typedef struct {
 
 /* As exstar_cpu_lu_panel (same inputs, same bits of the tiles, of ipiv, a DEVICE array, and of
  * the column copy and row order when given).
+ * beside: nonzero when other kernels (the other columns' updates) run on the device beside the
+ * panel: it then takes a third of the multiprocessors instead of half (the bits are the same).
  * repaired (DEVICE, may be NULL): += the number of entries computed by the exact path. The
  * panel's states are left spent, as the CPU kernel leaves them. */
-int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only,
+int exstar_cuda_lu_panel(const exstar_cuda_tiles *v, int64_t K, int32_t *ipiv, int exact_only, int beside,
                          unsigned long long *repaired, exstar_cuda_stream stream);
 /* As exstar_cpu_lu_urow. The state of tile (K, J) is spent when the substitution goes by chunks
  * (nb above 128, kernels_cuda/lu_urow.cu): it must be writable. */
