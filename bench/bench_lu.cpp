@@ -72,7 +72,7 @@ int main(int argc, char **argv)
                             "exact LU vs the plain-double graph and OpenBLAS dgetrf; own option --budget S: "
                             "seconds of timed rounds per size (default 300, 0 = no limit)");
   const int64_t nmax = int64_t(1) << o.max_log2n;
-  std::vector<double> A0(nmax * nmax), A(nmax * nmax), Ae(nmax * nmax), Afirst;
+  std::vector<double> A0(nmax * nmax), A(nmax * nmax), Ae(nmax * nmax);
   std::vector<int32_t> ipiv(nmax), ipive(nmax);
   std::vector<int> ipivl(nmax);
   const std::string multi = backend_name(o.cores), one = backend_name(1);
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
               o.sched.c_str());
 
   start_exstar(o.cores, o.sched);
-  int unreproducible = 0;
+  repro_check repro("exact LU factors");
   for (int k = o.min_log2n; k <= o.max_log2n; ++k) {
     const int64_t n = int64_t(1) << k;
     A0.resize(n * n);
@@ -93,18 +93,7 @@ int main(int argc, char **argv)
     double *pA = A.data(), *pAe = Ae.data();
     auto reset = [&](double *dst) { std::copy(A0.begin(), A0.begin() + n * n, dst); };
     const int ni = (int)n;
-    bool first_exact = true;
-    Afirst.clear();
-    // After each exact run (untimed, in the next prepare): its factors must equal the first run's.
-    auto check_repro = [&] {
-      if (first_exact) return;
-      if (Afirst.empty()) {
-        Afirst.assign(Ae.begin(), Ae.begin() + n * n);
-      } else if (!std::equal(Afirst.begin(), Afirst.end(), Ae.begin())) {
-        std::fprintf(stderr, "NOT REPRODUCIBLE n=%" PRId64 ": exact LU factors changed between runs\n", n);
-        ++unreproducible;
-      }
-    };
+    repro.new_size();
     auto lapack = [&] {
       int info = 0;
       dgetrf_(&ni, &ni, pA, &ni, ipivl.data(), &info);
@@ -126,11 +115,11 @@ int main(int argc, char **argv)
            int s = exstar_dgetrf(n, n, pAe, n, ipive.data(), &info);
            if (s != EXSTAR_ERR_SINGULAR) check(s, "exstar_dgetrf");
          },
-         [&] { check_repro(); first_exact = false; reset(pAe); }},
+         [&] { repro.before_run(pAe, n); reset(pAe); }},
     };
     int done = measure_budget(csv, "getrf", n, 8.0 * n * n, o.reps, budget, cands);
     if (done < o.reps && !o.quiet) std::printf("      n=%" PRId64 ": %d timed round(s), not %d (--budget %g s)\n", n, done, o.reps, budget);
-    check_repro();
+    repro.check(pAe, n);
     // Distance of the plain graph's factors (last run, in A) from the exact ones (in Ae).
     double maxrel = 0;
     for (int64_t i = 0; i < n * n; ++i)
@@ -153,6 +142,5 @@ int main(int argc, char **argv)
               csv.seconds("getrf", n, multi, "openblas"), 0);
   print_ratio("  exact LU / OpenBLAS LAPACK dgetrf, 1 thread", csv.seconds("getrf", n, multi, "exstar"),
               csv.seconds("getrf", n, one, "openblas"), 0);
-  if (unreproducible) std::printf("%d run(s) where the exact factors were not reproduced\n", unreproducible);
-  return unreproducible ? 1 : 0;
+  return repro.report();
 }

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
   d.reps = 5;
   Options o = parse_options(argc, argv, d, "exact Cholesky vs OpenBLAS dpotrf");
   const int64_t nmax = int64_t(1) << o.max_log2n;
-  std::vector<double> A0(nmax * nmax), A(nmax * nmax), Ae(nmax * nmax), Afirst;
+  std::vector<double> A0(nmax * nmax), A(nmax * nmax), Ae(nmax * nmax);
   const std::string multi = backend_name(o.cores), one = backend_name(1);
   Csv csv(o.csv, o.quiet);
   std::printf("exstar_bench_potrf: potrf('L') n x n, n = 2^%d..2^%d, %d reps (median, after 1 warm-up)\n",
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
               multi.c_str(), one.c_str());
   std::printf("StarPU: %d CPU workers (STARPU_NCPU), scheduler %s\n", o.cores, o.sched.c_str());
   start_exstar(o.cores, o.sched);
-  int unreproducible = 0;
+  repro_check repro("exact Cholesky factors");
   for (int k = o.min_log2n; k <= o.max_log2n; ++k) {
     const int64_t n = int64_t(1) << k;
     A0.resize((size_t)(n * n));
@@ -71,17 +71,7 @@ int main(int argc, char **argv)
     double *pA = A.data(), *pAe = Ae.data();
     auto reset = [&](double *dst) { std::copy(A0.begin(), A0.begin() + n * n, dst); };
     const int ni = (int)n;
-    bool first_exact = true;
-    Afirst.clear();
-    auto check_repro = [&] {
-      if (first_exact) return;
-      if (Afirst.empty()) {
-        Afirst.assign(Ae.begin(), Ae.begin() + n * n);
-      } else if (!std::equal(Afirst.begin(), Afirst.end(), Ae.begin())) {
-        std::fprintf(stderr, "NOT REPRODUCIBLE n=%" PRId64 ": exact Cholesky factor changed between runs\n", n);
-        ++unreproducible;
-      }
-    };
+    repro.new_size();
     auto lapack = [&] {
       int info = 0;
       dpotrf_("L", &ni, pA, &ni, &info, 1);
@@ -101,10 +91,10 @@ int main(int argc, char **argv)
            int64_t info = 0;
            check(exstar_dpotrf('L', n, pAe, n, &info), "exstar_dpotrf");
          },
-         [&] { check_repro(); first_exact = false; reset(pAe); }},
+         [&] { repro.before_run(pAe, n); reset(pAe); }},
     };
     measure(csv, "potrf", n, 4.0 * n * n, o.reps, cands);
-    check_repro();
+    repro.check(pAe, n);
     double maxrel = 0; // the plain graph's factor (last run, in A) against the exact one (in Ae)
     for (int64_t j = 0; j < n; ++j)
       for (int64_t i = j; i < n; ++i) {
@@ -123,6 +113,5 @@ int main(int argc, char **argv)
               csv.seconds("potrf", n, multi, "exstar-plain"), 0);
   print_ratio("  exact Cholesky / OpenBLAS LAPACK dpotrf, 1 thread", csv.seconds("potrf", n, multi, "exstar"),
               csv.seconds("potrf", n, one, "openblas"), 0);
-  if (unreproducible) std::printf("%d run(s) where the exact factor was not reproduced\n", unreproducible);
-  return unreproducible ? 1 : 0;
+  return repro.report();
 }

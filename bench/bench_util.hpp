@@ -227,6 +227,37 @@ inline void start_exstar(int cores, const std::string &sched)
   if (w != cores) std::fprintf(stderr, "warning: StarPU started %d CPU workers, %d asked\n", w, cores);
 }
 
+// That an exact factorization gives the same bits at every run of one size (bench_lu,
+// bench_potrf). An exact run's untimed prepare calls before_run, which compares the factors the
+// run before left (if any) with the first run's; after the last run, check does the same.
+struct repro_check {
+  const char *what; // "exact LU factors"
+  int failures = 0;
+  std::vector<double> first;
+  bool ran = false;
+
+  explicit repro_check(const char *w) : what(w) {}
+  void new_size() { first.clear(), ran = false; }
+  // The n x n factors at f, of the last exact run since new_size (if one ran), against the first.
+  void check(const double *f, int64_t n)
+  {
+    if (!ran) return;
+    if (first.empty()) {
+      first.assign(f, f + n * n);
+    } else if (!std::equal(first.begin(), first.end(), f)) {
+      std::fprintf(stderr, "NOT REPRODUCIBLE n=%lld: %s changed between runs\n", (long long)n, what);
+      ++failures;
+    }
+  }
+  void before_run(const double *f, int64_t n) { check(f, n), ran = true; }
+  // The end of the program's report, and its exit status.
+  int report() const
+  {
+    if (failures) std::printf("%d run(s) where the %s were not reproduced\n", failures, what);
+    return failures ? 1 : 0;
+  }
+};
+
 inline void check(int status, const char *what)
 {
   if (status != EXSTAR_SUCCESS) {

@@ -51,10 +51,6 @@ struct mpi_submit {
 // d's tiles and pivot blocks; copy tasks move them to and from the owners. (A task, not
 // starpu_mpi_data_migrate: with Open MPI's shared-memory transport, StarPU-MPI 1.3.10's
 // starpu_mpi_get_data_on_node_detached never completes for data beyond the eager limit.)
-struct home_handles {
-  std::vector<starpu_data_handle_t> tiles, pivots;
-};
-
 int64_t rows_of(const tiled_desc &d, int64_t I) { return min64(d.nb, d.m - I * d.nb); }
 int64_t cols_of(const tiled_desc &d, int64_t J) { return min64(d.nb, d.n - J * d.nb); }
 
@@ -89,53 +85,6 @@ int register_owners(tiled_desc &d, int P, int Q, double *const *local, int64_t l
     }
   }
   return EXSTAR_SUCCESS;
-}
-
-// The home handles on rank 0: the pivots (ipiv), and with scatter the tiles of A (lda), with the
-// copy tasks that move them to their owners.
-int make_home(tiled_desc &d, home_handles &home, bool scatter, double *A, int64_t lda, int32_t *ipiv, const char *who)
-{
-  const bool root = d.me == 0;
-  home.tiles.assign(scatter ? d.tiles.size() : 0, nullptr);
-  home.pivots.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags((int64_t)home.tiles.size() + d.kt);
-  for (int64_t J = 0; J < d.nt && scatter; ++J)
-    for (int64_t I = 0; I < d.mt; ++I) {
-      const size_t t = (size_t)(I + J * d.mt);
-      const int64_t rows = rows_of(d, I), cols = cols_of(d, J);
-      starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
-                                  root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
-                                  (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
-      starpu_mpi_data_register(home.tiles[t], tag++, 0);
-      int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, home.tiles[t], STARPU_W,
-                                       d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
-      if (ret != 0) return exstar_rt::submit_status(ret, who);
-    }
-  for (int64_t K = 0; K < d.kt; ++K) {
-    const uint32_t len = (uint32_t)min64(d.nb, min64(d.m, d.n) - K * d.nb);
-    starpu_vector_data_register(&home.pivots[(size_t)K], root ? STARPU_MAIN_RAM : -1,
-                                root ? (uintptr_t)(ipiv + K * d.nb) : 0, len, sizeof(int32_t));
-    starpu_mpi_data_register(home.pivots[(size_t)K], tag++, 0);
-  }
-  return EXSTAR_SUCCESS;
-}
-
-// The factors (when they came from rank 0) and pivots back into A and ipiv on rank 0; the home
-// handles released.
-int gather_home(const tiled_desc &d, home_handles &home, const char *who)
-{
-  int ret = 0;
-  for (size_t t = 0; t < home.tiles.size() && ret == 0; ++t)
-    ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, d.tiles[t], STARPU_W, home.tiles[t],
-                                 STARPU_NAME, "exstar_mpi_gather", 0);
-  for (size_t K = 0; K < home.pivots.size() && ret == 0; ++K)
-    ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_vector_copy_cl, STARPU_R, d.pivots[K], STARPU_W,
-                                 home.pivots[K], STARPU_NAME, "exstar_mpi_gather", 0);
-  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
-  for (auto *hs : {&home.tiles, &home.pivots})
-    for (starpu_data_handle_t &h : *hs)
-      if (h) starpu_data_unregister(h), h = nullptr;
-  return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
 // Local argument checks: rank 0 holds A and ipiv, every rank gives info.
@@ -247,15 +196,15 @@ int getrf_mpi(const char *who, int64_t m, int64_t n, const source &src, int32_t 
   int32_t *piv = me == 0 && ipiv ? ipiv : own.data();
   tiled_desc d;
   d.me = me;
-  home_handles home;
+  exstar_mpi_rt::home_handles home;
   s = d.create(m, n, nb, nullptr, src.lda, nullptr, !plain, false); // no data: the owners get copies
   if (s == EXSTAR_SUCCESS) s = register_owners(d, P, Q, src.local ? src.tiles : nullptr, src.ldt);
-  if (s == EXSTAR_SUCCESS) s = make_home(d, home, !src.local, src.A, src.lda, piv, who);
+  if (s == EXSTAR_SUCCESS) s = exstar_mpi_rt::make_home(d, home, !src.local, false, src.A, src.lda, piv, who);
   if (s == EXSTAR_SUCCESS) {
     mpi_submit ins{MPI_COMM_WORLD, me};
     s = exstar_rt::getrf_tiled_graph(ins, who, d, exact_only, plain);
   }
-  const int g = gather_home(d, home, who);
+  const int g = exstar_mpi_rt::gather_home(d, home, who);
   if (s == EXSTAR_SUCCESS) s = g;
   d.destroy(); // the caller's tiles (src.local) hold their factors once their handles are gone
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();

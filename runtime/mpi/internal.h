@@ -3,6 +3,11 @@
 #define EXSTAR_RUNTIME_MPI_INTERNAL_H
 #include "include/exstar/mpi.h"
 #include "runtime/internal.h"
+#include <vector>
+
+namespace exstar_rt {
+struct tiled_desc; // runtime/getrf_tiled.h
+}
 
 namespace exstar_mpi_rt {
 
@@ -38,6 +43,21 @@ int resolve_grid(const char *who, int *P, int *Q);
 int require_lu_workers(const char *who, bool plain);
 /* The same for the distributed Cholesky (runtime/mpi/potrf.cpp). Collective. */
 int require_potrf_workers(const char *who, bool plain);
+
+/* A distributed factorization's data where it starts and ends on rank 0 (runtime/mpi/home.cpp):
+ * rank 0's own handles over the tiles of A and over the kt int32 vectors (the LU's pivots, the
+ * Cholesky's root flags), registered with StarPU-MPI (no data on the other ranks). */
+struct home_handles {
+  std::vector<starpu_data_handle_t> tiles, vecs;
+};
+/* Registers the home vectors over vec + K nb (the lengths of d.pivots), and with scatter the home
+ * tiles of A (lda; with lower only I >= J) and the copy tasks that move each to d's tile on its
+ * owner. Collective (the same tags everywhere). */
+int make_home(exstar_rt::tiled_desc &d, home_handles &home, bool scatter, bool lower, double *A, int64_t lda,
+              int32_t *vec, const char *who);
+/* The copy tasks from d's tiles and d.pivots back into the home handles, a wait for them, and the
+ * home handles released. Collective. */
+int gather_home(const exstar_rt::tiled_desc &d, home_handles &home, const char *who);
 
 } // namespace exstar_mpi_rt
 #endif

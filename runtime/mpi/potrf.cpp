@@ -28,12 +28,6 @@ struct mpi_submit {
   bool runs_here(int on) const { return on == me; }
 };
 
-// The matrix and flags where they live on rank 0, as handles shaped like c's lower tiles and
-// flag blocks; copy tasks move them to and from the owners.
-struct home_handles {
-  std::vector<starpu_data_handle_t> tiles, flags;
-};
-
 // Owners and tags for c's handles (registered without data everywhere). local: the caller's lower
 // tiles (exstar_mpi_dpotrf_tiles), this process's own registered anew over them, tiles[I + J mt]
 // with leading dimension ldt (0: the tile's rows).
@@ -55,53 +49,6 @@ void register_owners(chol_desc &c, int P, int Q, double *const *local, int64_t l
       if (I >= J && !c.plain) starpu_mpi_data_register(c.state(I, J), tag++, d.ranks[t]);
     }
   for (int64_t K = 0; K < d.kt; ++K) starpu_mpi_data_register(d.pivots[(size_t)K], tag++, d.rank(K, K));
-}
-
-// The home handles on rank 0: the root flags, and with scatter the lower tiles of A (lda), with
-// the copy tasks that move them to their owners.
-int make_home(chol_desc &c, home_handles &home, bool scatter, double *A, int64_t lda, int32_t *flags, const char *who)
-{
-  exstar_rt::tiled_desc &d = c.d;
-  const bool root = d.me == 0;
-  home.tiles.assign(scatter ? d.tiles.size() : 0, nullptr);
-  home.flags.assign(d.pivots.size(), nullptr);
-  starpu_mpi_tag_t tag = exstar_mpi_rt::take_tags(d.mt * d.nt + d.kt);
-  for (int64_t J = 0; J < d.nt && scatter; ++J)
-    for (int64_t I = J; I < d.mt; ++I) { // the upper tiles are never read
-      const size_t t = (size_t)(I + J * d.mt);
-      const int64_t rows = c.rows(I), cols = c.rows(J);
-      starpu_matrix_data_register(&home.tiles[t], root ? STARPU_MAIN_RAM : -1,
-                                  root ? (uintptr_t)(A + I * d.nb + J * d.nb * lda) : 0,
-                                  (uint32_t)(root ? lda : rows), (uint32_t)rows, (uint32_t)cols, sizeof(double));
-      starpu_mpi_data_register(home.tiles[t], tag++, 0);
-      int ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, home.tiles[t], STARPU_W,
-                                       d.tiles[t], STARPU_NAME, "exstar_mpi_scatter", 0);
-      if (ret != 0) return exstar_rt::submit_status(ret, who);
-    }
-  for (int64_t K = 0; K < d.kt; ++K) {
-    starpu_vector_data_register(&home.flags[(size_t)K], root ? STARPU_MAIN_RAM : -1,
-                                root ? (uintptr_t)(flags + K * d.nb) : 0, (uint32_t)c.rows(K), sizeof(int32_t));
-    starpu_mpi_data_register(home.flags[(size_t)K], tag++, 0);
-  }
-  return EXSTAR_SUCCESS;
-}
-
-// The factor's lower tiles and the flags back on rank 0; the home handles released.
-int gather_home(const chol_desc &c, home_handles &home, const char *who)
-{
-  int ret = 0;
-  for (size_t t = 0; t < home.tiles.size() && ret == 0; ++t)
-    if (home.tiles[t])
-      ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_matrix_copy_cl, STARPU_R, c.d.tiles[t], STARPU_W,
-                                   home.tiles[t], STARPU_NAME, "exstar_mpi_gather", 0);
-  for (size_t K = 0; K < home.flags.size() && ret == 0; ++K)
-    ret = starpu_mpi_task_insert(MPI_COMM_WORLD, &exstar_vector_copy_cl, STARPU_R, c.d.pivots[K], STARPU_W,
-                                 home.flags[K], STARPU_NAME, "exstar_mpi_gather", 0);
-  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
-  for (auto *hs : {&home.tiles, &home.flags})
-    for (starpu_data_handle_t &h : *hs)
-      if (h) starpu_data_unregister(h), h = nullptr;
-  return ret == 0 ? EXSTAR_SUCCESS : exstar_rt::submit_status(ret, who);
 }
 
 // Whether this process's lower tiles of the caller's (src: exstar_mpi_dpotrf_tiles) hold NaN or inf.
@@ -192,15 +139,15 @@ int potrf_mpi(const char *who, int64_t n, const source &src, int64_t *info, int6
   std::vector<int32_t> flags(me == 0 ? (size_t)n : 0);
   chol_desc c;
   c.d.me = me;
-  home_handles home;
+  exstar_mpi_rt::home_handles home;
   s = c.create(n, nb, nullptr, src.lda, nullptr, plain, false); // no data: the owners get copies
   if (s == EXSTAR_SUCCESS) register_owners(c, P, Q, src.local ? src.tiles : nullptr, src.ldt);
-  if (s == EXSTAR_SUCCESS) s = make_home(c, home, !src.local, src.A, src.lda, flags.data(), who);
+  if (s == EXSTAR_SUCCESS) s = exstar_mpi_rt::make_home(c.d, home, !src.local, true, src.A, src.lda, flags.data(), who);
   if (s == EXSTAR_SUCCESS) {
     mpi_submit ins{MPI_COMM_WORLD, me};
     s = exstar_rt::potrf_tiled_graph(ins, who, c, exact_only);
   }
-  const int g = gather_home(c, home, who);
+  const int g = exstar_mpi_rt::gather_home(c.d, home, who);
   if (s == EXSTAR_SUCCESS) s = g;
   c.destroy(); // the caller's tiles (src.local) hold the factor once their handles are gone
   if (s == EXSTAR_SUCCESS) s = exstar_rt::take_codelet_error();
