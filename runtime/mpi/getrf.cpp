@@ -47,10 +47,7 @@ struct mpi_submit {
   bool runs_here(int on) const { return on == me; }
 };
 
-// The matrix and pivots where they live on rank 0 (A, ipiv), as handles of rank 0 shaped like
-// d's tiles and pivot blocks; copy tasks move them to and from the owners. (A task, not
-// starpu_mpi_data_migrate: with Open MPI's shared-memory transport, StarPU-MPI 1.3.10's
-// starpu_mpi_get_data_on_node_detached never completes for data beyond the eager limit.)
+// A tile's rows and columns (the last ones may be short).
 int64_t rows_of(const tiled_desc &d, int64_t I) { return min64(d.nb, d.m - I * d.nb); }
 int64_t cols_of(const tiled_desc &d, int64_t J) { return min64(d.nb, d.n - J * d.nb); }
 

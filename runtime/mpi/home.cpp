@@ -1,6 +1,8 @@
 // A distributed factorization's matrix on rank 0 (runtime/mpi/internal.h, home_handles): rank
 // 0's own handles over A and over the per-step int32 vectors, the copy tasks that move them to
-// their owners before the graph and back after it. The LU and the Cholesky use it alike.
+// their owners before the graph and back after it. The LU and the Cholesky use it alike. (Copy
+// tasks, not starpu_mpi_data_migrate: with Open MPI's shared-memory transport, StarPU-MPI
+// 1.3.10's starpu_mpi_get_data_on_node_detached never completes for data beyond the eager limit.)
 #include "runtime/mpi/internal.h"
 #include "runtime/getrf_tiled.h"
 #include "codelets/codelets.h"
