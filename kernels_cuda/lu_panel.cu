@@ -570,9 +570,10 @@ __global__ void panel_perm_kernel(panel_ctx c)
 // (measurements), at most as many as run at once. A panel block (254 registers x 256 threads:
 // the whole register file) leaves no room for a block of the exact gemm on its multiprocessor,
 // and its phases are latency-bound: on the whole device (2 blocks on each, the most that run at
-// once) the panels took the GPU from the updates that the other streams run beside them. H100, n = 16384, nb = 512: the panels alone 684 ms on
-// 264 blocks, 686 ms on 66; the LU with 4 streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99,
-// 1.51-1.54 s on 66, 1.54 s on 48, 1.60 s on 33 (n = 8192: 0.39, 0.36, 0.36, 0.33-0.35, 0.33, 0.36).
+// once) the panels took the GPU from the updates that the other streams run beside them. H100,
+// n = 16384, nb = 512: the panels alone 684 ms on 264 blocks, 686 ms on 66; the LU with 4
+// streams 1.77 s on 264, 1.63 s on 132, 1.61 s on 99, 1.51-1.54 s on 66, 1.54 s on 48, 1.60 s
+// on 33 (n = 8192: 0.39, 0.36, 0.36, 0.33-0.35, 0.33, 0.36).
 int coop_blocks(bool beside)
 {
   static std::atomic<int> cache[32]; // per device: the most blocks that run at once, -1: none
