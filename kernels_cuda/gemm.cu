@@ -136,6 +136,40 @@ __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_
   }
 }
 
+// The states of a thread's TM x TN entries (STATE mode) take their sums: all loaded first, so
+// that their loads are in flight together (one entry at a time, each a dependent load of a state
+// not in L2, the epilogue of a short product, k = 64 in the LU panel's state updates, took about
+// as long as its terms), then added and stored. Each state takes the same sum as finish_entry's.
+template <class G, class Sigma>
+__device__ __forceinline__ void finish_states(const epilogue &ep_, int64_t m, int64_t n, int64_t k, int64_t i0,
+                                              int64_t j0, int tx, int ty, const double (&S)[G::TM][G::TN],
+                                              const double (&R)[G::TM][G::TN], Sigma sigma_at)
+{
+  constexpr int BM = G::BM, BN = G::BN, TM = G::TM, TN = G::TN;
+  exstar_bdd v[TM][TN];
+#pragma unroll
+  for (int r = 0; r < TM; ++r)
+#pragma unroll
+    for (int c = 0; c < TN; ++c) {
+      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
+      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      if (i < m && j < n) v[r][c] = ep_.st[ep_.offst + i + j * ep_.ldst];
+    }
+#pragma unroll
+  for (int r = 0; r < TM; ++r)
+#pragma unroll
+    for (int c = 0; c < TN; ++c) {
+      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
+      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      if (i < m && j < n) {
+        const double sigma = sigma_at(i, j);
+        exstar_gemm_state_add(&v[r][c], exstar_gemm_run_end(S[r][c], sigma), R[r][c], exstar_gemm_bound(k, sigma),
+                              ep_.sign);
+        ep_.st[ep_.offst + i + j * ep_.ldst] = v[r][c];
+      }
+    }
+}
+
 // Tile geometry. Thread (tx, ty) owns rows ty*2 + {0,1} + p*(BM/(TM/2)) and columns
 // tx*2 + {0,1} + p*(BN/(TN/2)): pairs of doubles (one 16-byte shared load each), the pairs of a
 // warp's threads side by side (no bank conflict).
@@ -243,6 +277,10 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
   }
   cp_async_wait<0>();
 
+  if (MODE == STATE) { // every state of the thread's entries loaded at once, then added and stored
+    finish_states<G>(ep_, m, n, k, i0, j0, tx, ty, S, R, sigma_at);
+    return;
+  }
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
