@@ -145,22 +145,20 @@ __device__ __forceinline__ void finish_states(const epilogue &ep_, int64_t m, in
                                               int64_t j0, int tx, int ty, const double (&S)[G::TM][G::TN],
                                               const double (&R)[G::TM][G::TN], Sigma sigma_at)
 {
-  constexpr int BM = G::BM, BN = G::BN, TM = G::TM, TN = G::TN;
+  constexpr int TM = G::TM, TN = G::TN;
   exstar_bdd v[TM][TN];
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
-      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
       if (i < m && j < n) v[r][c] = ep_.st[ep_.offst + i + j * ep_.ldst];
     }
 #pragma unroll
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
-      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
       if (i < m && j < n) {
         const double sigma = sigma_at(i, j);
         exstar_gemm_state_add(&v[r][c], exstar_gemm_run_end(S[r][c], sigma), R[r][c], exstar_gemm_bound(k, sigma),
@@ -181,6 +179,9 @@ struct cfg {
   static constexpr int LDA = BM + PAD, LDB = BN + PAD;
   static constexpr int SMEM = (int)sizeof(double) * STAGES * BK * (LDA + LDB);
   static_assert(TM % 2 == 0 && TN % 2 == 0, "pairs");
+  // the row (column) of thread ty's (tx's) entry r (c) in the tile at i0 (j0)
+  __device__ static int64_t row(int64_t i0, int ty, int r) { return i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1); }
+  __device__ static int64_t col(int64_t j0, int tx, int c) { return j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1); }
   static_assert((BM * BK) % THREADS == 0 && (BN * BK) % THREADS == 0, "whole copies a thread");
 };
 
@@ -234,8 +235,7 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
   for (int r = 0; r < TM; ++r)
 #pragma unroll
     for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
-      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
+      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
       S[r][c] = exstar_gemm_run_begin(0.0, sigma_at(i, j)), R[r][c] = 0.0;
     }
 
@@ -277,21 +277,20 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
   }
   cp_async_wait<0>();
 
-  if (MODE == STATE) { // every state of the thread's entries loaded at once, then added and stored
+  if constexpr (MODE == STATE) { // every state of the thread's entries loaded at once, then added and stored
     finish_states<G>(ep_, m, n, k, i0, j0, tx, ty, S, R, sigma_at);
-    return;
-  }
+  } else {
 #pragma unroll
-  for (int r = 0; r < TM; ++r)
+    for (int r = 0; r < TM; ++r)
 #pragma unroll
-    for (int c = 0; c < TN; ++c) {
-      const int64_t i = i0 + (r / 2) * (BM / (TM / 2)) + ty * 2 + (r & 1);
-      const int64_t j = j0 + (c / 2) * (BN / (TN / 2)) + tx * 2 + (c & 1);
-      if (i < m && j < n) {
-        const double sigma = sigma_at(i, j);
-        finish_entry<MODE>(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
+      for (int c = 0; c < TN; ++c) {
+        const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
+        if (i < m && j < n) {
+          const double sigma = sigma_at(i, j);
+          finish_entry<MODE>(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
+        }
       }
-    }
+  }
 }
 
 // The configuration in use: 64 x 64 entries a block of 256 threads, 4 x 4 a thread (64 registers
