@@ -113,33 +113,25 @@ __device__ __forceinline__ void cp_async8(void *smem, const double *gmem, bool v
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 
-// The epilogue of one entry (not inlined: the main loop keeps every register).
-template <int MODE>
+// The epilogue of one gemm entry (not inlined: the main loop keeps every register): its checked
+// rounding, or its decline.
 __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_t k, int64_t i, int64_t j, double S,
                                           double R, double sigma)
 {
-  const double E = exstar_gemm_bound(k, sigma);
-  if (MODE == GEMM) {
-    double *cp = ep_.C + ep_.offc + i + j * ep_.ldc;
-    const double cin = ep_.beta != 0.0 ? *cp : 0.0;
-    double y;
-    if (exstar_gemm_finish_fast(S, R, E, ep_.alpha, ep_.beta, cin, &y)) {
-      *cp = y;
-    } else {
-      decline(ep_, i + j * m);
-    }
+  double *cp = ep_.C + ep_.offc + i + j * ep_.ldc;
+  const double cin = ep_.beta != 0.0 ? *cp : 0.0;
+  double y;
+  if (exstar_gemm_finish_fast(S, R, exstar_gemm_bound(k, sigma), ep_.alpha, ep_.beta, cin, &y)) {
+    *cp = y;
   } else {
-    exstar_bdd *d = ep_.st + ep_.offst + i + j * ep_.ldst;
-    exstar_bdd v = *d;
-    exstar_gemm_state_add(&v, S, R, E, ep_.sign);
-    *d = v;
+    decline(ep_, i + j * m);
   }
 }
 
-// The states of a thread's TM x TN entries (STATE mode) take their sums: all loaded first, so
-// that their loads are in flight together (one entry at a time, each a dependent load of a state
-// not in L2, the epilogue of a short product, k = 64 in the LU panel's state updates, took about
-// as long as its terms), then added and stored. Each state takes the same sum as finish_entry's.
+// The states of a thread's TM x TN entries (STATE mode) take their sums S + R (bound E each):
+// all loaded first, so that their loads are in flight together, then added and stored. One entry
+// at a time, each a dependent load of a state not in L2, the epilogue of a short product (k = 64
+// in the LU panel's state updates) took about as long as its terms.
 template <class G, class Sigma>
 __device__ __forceinline__ void finish_states(const epilogue &ep_, int64_t m, int64_t n, int64_t k, int64_t i0,
                                               int64_t j0, int tx, int ty, const double (&S)[G::TM][G::TN],
@@ -287,7 +279,7 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
         const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
         if (i < m && j < n) {
           const double sigma = sigma_at(i, j);
-          finish_entry<MODE>(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
+          finish_entry(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
         }
       }
   }
