@@ -569,10 +569,14 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   // n = 16384: 0.774 s, 0.80 s; two, n = 32768: 2.13 s, 2.57 s). Below that the panel chain
   // sets the time and 512 stays (four, n = 32768: nb 512 1.62 s, 1024 1.98 s; measured before:
   // 256 and 512). The Cholesky agrees (one H200, n = 16384: 1024 0.43 s, 512 0.50 s; four:
-  // 512 0.18-0.20 s, 1024 0.20 s).
+  // 512 0.18-0.20 s, 1024 0.20 s). 2048 from 32768 columns a GPU: the same trade again, now
+  // that the panel runs beside the updates on a third of the GPU (one H200, 2026-11-29, n =
+  // 32768: nb 2048 2.848-2.875 s, 1536 2.842 s, 1024 2.98 s; at n = 16384 2048 is slower:
+  // 0.718 s against 0.584-0.588 s, 1536 0.641 s, 768 0.645 s, 512 0.715 s).
   if (exstar_rt::panel_where() == STARPU_CUDA) {
     const int64_t gpus = (int64_t)exstar_rt::gpu_worker_masks().size();
-    return (m < n ? m : n) / (gpus > 1 ? gpus : 1) >= 16384 ? 1024 : 512;
+    const int64_t cols = (m < n ? m : n) / (gpus > 1 ? gpus : 1);
+    return cols >= 32768 ? 2048 : cols >= 16384 ? 1024 : 512;
   }
   return 128;
 }

@@ -8,6 +8,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <cuda_runtime_api.h>
+#include <cublas_v2.h>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -330,10 +331,134 @@ TEST_CASE("CUDA tiled LU kernels: wide panels, the CPU kernels' bits", "[cuda][l
   std::printf("wide panels: exact-path entries: CPU %lld, GPU %llu\n", (long long)all.cpu_repaired, all.gpu_repaired);
 }
 
+// The load beside a timed panel (EXSTAR_LU_TIME_BESIDE, measurements): "urow", that many U block
+// rows (EXSTAR_LU_TIME_BESIDE_N, default 24) of another matrix, or "gemm", that many block-column
+// state updates (m x nb x nb, the LU's; the integer path with EXSTAR_CUDA_GEMM_CRT=1), queued on a
+// stream of the least priority before the panel starts on one of the greatest, as the LU's
+// streams run them. How much the other columns' kernels slow the panel, and which.
+struct beside_load {
+  std::string kind;
+  int n = 24;
+  cudaStream_t ps = nullptr, ls = nullptr; // the panel's stream, the load's
+  int64_t m = 0, nb = 0;
+  tiled *t2 = nullptr;
+  double *A = nullptr, *B = nullptr;
+  void *st = nullptr;
+  int32_t *ipiv = nullptr;
+  unsigned long long *rep = nullptr;
+  cublasHandle_t blas = nullptr;
+  beside_load(int64_t m_, int64_t nb_) : m(m_), nb(nb_)
+  {
+    const char *k = std::getenv("EXSTAR_LU_TIME_BESIDE");
+    const char *c = std::getenv("EXSTAR_LU_TIME_BESIDE_N");
+    kind = k ? k : "";
+    if (c && std::atoi(c) > 0) n = std::atoi(c);
+    int lo = 0, hi = 0;
+    cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    cudaStreamCreateWithPriority(&ps, cudaStreamNonBlocking, hi);
+    cudaStreamCreateWithPriority(&ls, cudaStreamNonBlocking, lo);
+    cudaMalloc((void **)&rep, sizeof(unsigned long long)), cudaMemset(rep, 0, sizeof(unsigned long long));
+    Rng rng(5);
+    if (kind == "urow") {
+      t2 = new tiled(2 * nb, 2 * nb, nb, gen_uniform((int)(4 * nb * nb), rng));
+      cudaMalloc((void **)&ipiv, (size_t)nb * sizeof(int32_t));
+    } else if (kind == "copy") { // device memory's bandwidth alone: 1 GiB copied an item
+      cudaMalloc((void **)&A, (size_t)1 << 30), cudaMalloc((void **)&B, (size_t)1 << 30);
+      cudaMemset(A, 0, (size_t)1 << 30);
+    } else if (kind == "int8") { // the tensor cores' GEMMs alone, little memory: 26 x (2048 x 1024 x 8192)
+      cudaMalloc((void **)&A, (size_t)26 * 2048 * 8192), cudaMalloc((void **)&B, (size_t)26 * 1024 * 8192);
+      cudaMalloc(&st, (size_t)26 * 2048 * 1024 * 4);
+      cudaMemset(A, 1, (size_t)26 * 2048 * 8192), cudaMemset(B, 1, (size_t)26 * 1024 * 8192);
+      cublasCreate(&blas), cublasSetStream(blas, ls);
+    } else if (kind == "gemm") {
+      const std::vector<double> a = gen_uniform((int)(m * nb), rng), b = gen_uniform((int)(nb * nb), rng);
+      cudaMalloc((void **)&A, a.size() * sizeof(double)), cudaMalloc((void **)&B, b.size() * sizeof(double));
+      cudaMalloc(&st, (size_t)(m * nb) * sizeof(state));
+      cudaMemcpy(A, a.data(), a.size() * sizeof(double), cudaMemcpyHostToDevice);
+      cudaMemcpy(B, b.data(), b.size() * sizeof(double), cudaMemcpyHostToDevice);
+      cudaMemset(st, 0, (size_t)(m * nb) * sizeof(state));
+    }
+  }
+  ~beside_load()
+  {
+    delete t2;
+    if (blas) cublasDestroy(blas);
+    cudaFree(A), cudaFree(B), cudaFree(st), cudaFree(ipiv), cudaFree(rep);
+    cudaStreamDestroy(ps), cudaStreamDestroy(ls);
+  }
+  cudaEvent_t l0 = nullptr, l1 = nullptr;
+  // Queues the load (after a fresh factored L(0, 0) for the U rows, outside the time), between
+  // two events (its own time).
+  int queue()
+  {
+    if (kind.empty()) return 0;
+    if (!l0) cudaEventCreate(&l0), cudaEventCreate(&l1);
+    const int e = queue_items();
+    cudaEventRecord(l1, ls);
+    return e;
+  }
+  // The load alone: its time an item, printed.
+  int time_alone()
+  {
+    if (kind.empty()) return 0;
+    for (int rep = 0; rep < 2; ++rep) { // the first warms up (handles, pool)
+      if (queue()) return 1;
+      cudaStreamSynchronize(ls);
+    }
+    float x = 0;
+    cudaEventElapsedTime(&x, l0, l1);
+    std::printf("  load %s alone: %.3f ms an item\n", kind.c_str(), x / n);
+    return 0;
+  }
+  int queue_items()
+  {
+    if (kind == "urow") {
+      t2->upload();
+      const exstar_cuda_tiles d2 = t2->dev();
+      if (exstar_cuda_lu_panel(&d2, 0, ipiv, 0, 0, rep, ls) || cudaStreamSynchronize(ls) != cudaSuccess) return 1;
+      cudaEventRecord(l0, ls);
+      for (int q = 0; q < n; ++q)
+        if (exstar_cuda_lu_urow(&d2, 0, 1, 0, rep, ls)) return 1;
+    } else if (kind == "copy") {
+      cudaEventRecord(l0, ls);
+      for (int q = 0; q < n; ++q)
+        if (cudaMemcpyAsync(B, A, (size_t)1 << 30, cudaMemcpyDeviceToDevice, ls) != cudaSuccess) return 1;
+    } else if (kind == "int8") {
+      cudaEventRecord(l0, ls);
+      const int32_t one = 1, zero = 0;
+      for (int q = 0; q < n; ++q)
+        if (cublasGemmStridedBatchedEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, 2048, 1024, 8192, &one, A, CUDA_R_8I, 8192,
+                                       (int64_t)2048 * 8192, B, CUDA_R_8I, 8192, (int64_t)1024 * 8192, &zero, st,
+                                       CUDA_R_32I, 2048, (int64_t)2048 * 1024, 26, CUBLAS_COMPUTE_32I,
+                                       CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+          return 1;
+    } else if (kind == "gemm") {
+      cudaEventRecord(l0, ls);
+      for (int q = 0; q < n; ++q)
+        if (exstar_cuda_gemm_state_add('N', 'N', m, nb, nb, -1.0, A, 0, m, B, 0, nb, st, 0, m, ls)) return 1;
+    }
+    return 0;
+  }
+  // Waits for the load; its time and exact entries (the load must not decline its way to a crawl).
+  void finish(const char *what)
+  {
+    cudaStreamSynchronize(ls);
+    unsigned long long r = 0;
+    cudaMemcpy(&r, rep, sizeof r, cudaMemcpyDeviceToHost);
+    float x = 0;
+    if (l0) cudaEventElapsedTime(&x, l0, l1);
+    if (!kind.empty() && what)
+      std::printf("  beside %s x%d: %.3f ms an item, %llu exact entries in the load\n", kind.c_str(), n, x / n, r);
+  }
+};
+
 // "[.time]" with EXSTAR_LU_TIME="M NB": the CUDA panel (K = 0, M rows) and one U block row
-// (NB x NB), CUDA events, median of 5 after a warm-up (uniform [-1, 1)); not a test.
+// (NB x NB), CUDA events, median of 5 after a warm-up (uniform [-1, 1)); not a test. With
+// EXSTAR_LU_TIME_BESIDE, the panel beside a load (beside_load).
 static int time_kernels(int64_t m, int64_t nb)
 {
+  beside_load load(m, nb);
+  if (load.time_alone()) return 1;
   unsigned long long *drep;
   if (cudaMalloc((void **)&drep, sizeof(unsigned long long)) != cudaSuccess) return 1;
   Rng rng(7);
@@ -348,12 +473,15 @@ static int time_kernels(int64_t m, int64_t nb)
     std::vector<float> ms;
     for (int r = 0; r < 6; ++r) {
       t.upload();
-      cudaEventRecord(a, nullptr);
       cudaMemset(drep, 0, sizeof(unsigned long long));
-      const int s = what == 0 ? exstar_cuda_lu_panel(&dv, 0, dipiv, 0, 0, drep, nullptr)
-                              : exstar_cuda_lu_urow(&dv, 0, 1, 0, drep, nullptr);
-      cudaEventRecord(b, nullptr);
+      if (what == 0 && load.queue()) return 1;
+      cudaStream_t ps = load.ps;
+      cudaEventRecord(a, ps);
+      const int s = what == 0 ? exstar_cuda_lu_panel(&dv, 0, dipiv, 0, !load.kind.empty(), drep, ps)
+                              : exstar_cuda_lu_urow(&dv, 0, 1, 0, drep, ps);
+      cudaEventRecord(b, ps);
       cudaEventSynchronize(b);
+      if (what == 0) load.finish(r == 5 ? "last" : nullptr);
       float x = 0;
       cudaEventElapsedTime(&x, a, b);
       if (s != 0) return 1;
