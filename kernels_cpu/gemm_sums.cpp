@@ -109,10 +109,10 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 //    512-bit broadcasts and register copies take pipe slots too).
 //  - AVX2, 4 x 4 (16 registers: 8 accumulators, a, b and the temporaries). 8 x 3 (12
 //    accumulators, 15 registers) was 40% slower on Zen 4, n = 2048 on 2 cores (770 against 545
-//    ms); 8 x 2 no faster (2026-11-28). GCC's loop spends ~12 register copies a term (36
-//    instructions); a hand-scheduled one (inline assembly, the 231 FMA forms, S and a temporary
-//    swapping roles every term: one copy a term and column, 26 instructions) was within this
-//    VM's noise (0-7%, n = 1024, one thread) and is not kept (2026-11-28, second session).
+//    ms); 8 x 2 no faster (2026-11-28). GCC's loop spends ~12 register copies a term (42
+//    instructions): the terms go four at a time through term_quads below (27 instructions a
+//    term). A first try of that (2026-11-28) was timed in the whole benchmark, within this
+//    VM's noise; the loop alone in L1 says 10.2-10.7 -> 6.0-6.7 cycles a term (2026-11-29).
 #if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 16 && NR == 4, "the AVX-512 tile is 16 x 4");
@@ -145,7 +145,74 @@ struct vec {
 #endif
 constexpr int RV = MR / vec::W; // vectors of rows
 static_assert(MR == RV * vec::W, "whole vectors of rows");
-void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
+
+// One term of the tile (term l of the panels): exstar_gemm_term on every entry.
+inline void one_term(int64_t l, const double *ap, const double *bp, vec::T *S, vec::T *R)
+{
+  constexpr int W = vec::W;
+  vec::T a[RV];
+#pragma GCC unroll 2
+  for (int v = 0; v < RV; ++v) a[v] = vec::load(ap + l * MR + v * W);
+#pragma GCC unroll 4
+  for (int c = 0; c < NR; ++c) {
+    const vec::T b = vec::set1(bp + l * NR + c);
+#pragma GCC unroll 2
+    for (int v = 0; v < RV; ++v) {
+      const int x = c * RV + v;
+      const vec::T t = vec::fmadd(a[v], b, S[x]);
+      const vec::T q = vec::sub(t, S[x]);
+      S[x] = t;
+      R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
+    }
+  }
+}
+
+#if !defined(EXSTAR_CPU_WIDE) && defined(__x86_64__) && defined(__GNUC__)
+// The AVX2 tile's terms four at a time, written out. GCC's code for one_term spends 12 register
+// copies a term (a, b and S are all needed after t = fma(a, b, S), and every FMA form overwrites
+// an input): 42 instructions where 27 do. Per column: b broadcast into ymm15 and copied to the
+// column's spare register T (a copy the renamer drops), T = a·b + S (vfmadd213pd), S := T − S = q
+// (the old S is dead), S := a·b − q (vfmsub231pd, one rounding: fma(a, b, −q)), R += S. T then
+// holds the new S: a column's two registers swap roles every term, so after an even number of
+// terms the sums are back in the operands. exstar_gemm_term's operations on every entry, in its
+// order (additions commute): one_term's bits. The loop alone in L1 (AVX2 EPYC VM, 2026-11-29):
+// GCC's 10.2-10.7 cycles a term, two terms an iteration 5.9-6.7, four 5.1-5.4.
+#define EXSTAR_AVX2_COLUMN(S, T, R, BOFF)                                                                    \
+  "vbroadcastsd " #BOFF "(%[b]), %%ymm15\n\t"                                                                \
+  "vmovapd %%ymm15, " T "\n\t"                                                                               \
+  "vfmadd213pd " S ", %%ymm14, " T "\n\t"                                                                    \
+  "vsubpd " S ", " T ", " S "\n\t"                                                                           \
+  "vfmsub231pd %%ymm15, %%ymm14, " S "\n\t"                                                                  \
+  "vaddpd " S ", " R ", " R "\n\t"
+// Term l (a at ap + 32 l, b at bp + 32 l), its sums in S0..S3 and spares T0..T3.
+#define EXSTAR_AVX2_TERM(L, S0, S1, S2, S3, T0, T1, T2, T3)                                                   \
+  "vmovupd " #L "*32(%[a]), %%ymm14\n\t" EXSTAR_AVX2_COLUMN(S0, T0, "%[r0]", L*32)                             \
+      EXSTAR_AVX2_COLUMN(S1, T1, "%[r1]", L*32+8) EXSTAR_AVX2_COLUMN(S2, T2, "%[r2]", L*32+16)                   \
+          EXSTAR_AVX2_COLUMN(S3, T3, "%[r3]", L*32+24)
+#define EXSTAR_AVX2_EVEN(L) EXSTAR_AVX2_TERM(L, "%[s0]", "%[s1]", "%[s2]", "%[s3]", "%%ymm10", "%%ymm11", "%%ymm12", "%%ymm13")
+#define EXSTAR_AVX2_ODD(L) EXSTAR_AVX2_TERM(L, "%%ymm10", "%%ymm11", "%%ymm12", "%%ymm13", "%[s0]", "%[s1]", "%[s2]", "%[s3]")
+// count quads of terms, no fold (the caller folds after each run of EXSTAR_GEMM_FOLD terms).
+inline void term_quads(int64_t count, const double *ap, const double *bp, vec::T *S, vec::T *R)
+{
+  asm volatile("1:\n\t" EXSTAR_AVX2_EVEN(0) EXSTAR_AVX2_ODD(1) EXSTAR_AVX2_EVEN(2) EXSTAR_AVX2_ODD(3)
+               "add $128, %[a]\n\t"
+               "add $128, %[b]\n\t"
+               "dec %[q]\n\t"
+               "jnz 1b\n\t"
+               : [a] "+r"(ap), [b] "+r"(bp), [q] "+r"(count), [s0] "+x"(S[0]), [s1] "+x"(S[1]), [s2] "+x"(S[2]),
+                 [s3] "+x"(S[3]), [r0] "+x"(R[0]), [r1] "+x"(R[1]), [r2] "+x"(R[2]), [r3] "+x"(R[3])
+               :
+               : "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc");
+}
+#undef EXSTAR_AVX2_ODD
+#undef EXSTAR_AVX2_EVEN
+#undef EXSTAR_AVX2_TERM
+#undef EXSTAR_AVX2_COLUMN
+#define EXSTAR_HAVE_TERM_QUADS 1
+#endif
+
+// The tile's S, R and sigma: column c at s + c·ld (MR entries each).
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld)
 {
   constexpr int W = vec::W;
   // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
@@ -153,30 +220,19 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
   const vec::T h = vec::set1(&one_half);
   vec::T S[RV * NR], R[RV * NR];
   for (int x = 0; x < RV * NR; ++x) {
-    S[x] = vec::fmadd(vec::load(g + W * x), h, vec::load(s + W * x));
-    R[x] = vec::load(r + W * x);
+    const int64_t o = (x / RV) * ld + (x % RV) * W; // entry vector x = c·RV + v
+    S[x] = vec::fmadd(vec::load(g + o), h, vec::load(s + o));
+    R[x] = vec::load(r + o);
   }
   // runs of EXSTAR_GEMM_FOLD terms (kc's blocks start at multiples of it), R folded into S
   // after each whole run (exstar_gemm_fold)
   for (int64_t l0 = 0; l0 < kc; l0 += EXSTAR_GEMM_FOLD) {
     const int64_t l1 = min64(kc, l0 + EXSTAR_GEMM_FOLD);
-    for (int64_t l = l0; l < l1; ++l) {
-      vec::T a[RV];
-#pragma GCC unroll 2
-      for (int v = 0; v < RV; ++v) a[v] = vec::load(ap + l * MR + v * W);
-#pragma GCC unroll 4
-      for (int c = 0; c < NR; ++c) {
-        const vec::T b = vec::set1(bp + l * NR + c);
-#pragma GCC unroll 2
-        for (int v = 0; v < RV; ++v) {
-          const int x = c * RV + v;
-          const vec::T t = vec::fmadd(a[v], b, S[x]);
-          const vec::T q = vec::sub(t, S[x]);
-          S[x] = t;
-          R[x] = vec::add(R[x], vec::fmsub(a[v], b, q));
-        }
-      }
-    }
+    int64_t l = l0;
+#ifdef EXSTAR_HAVE_TERM_QUADS
+    if (l1 - l0 >= 4) term_quads((l1 - l0) / 4, ap + l * MR, bp + l * NR, S, R), l += (l1 - l0) / 4 * 4;
+#endif
+    for (; l < l1; ++l) one_term(l, ap, bp, S, R);
     if (l1 - l0 == EXSTAR_GEMM_FOLD)
       for (int x = 0; x < RV * NR; ++x) {
         const vec::T t = vec::add(S[x], R[x]);
@@ -186,27 +242,36 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
   }
   // exstar_gemm_run_end: S - 1.5 sigma, exact
   for (int x = 0; x < RV * NR; ++x) {
-    vec::store(s + W * x, vec::fnmadd(vec::load(g + W * x), h, S[x]));
-    vec::store(r + W * x, R[x]);
+    const int64_t o = (x / RV) * ld + (x % RV) * W;
+    vec::store(s + o, vec::fnmadd(vec::load(g + o), h, S[x]));
+    vec::store(r + o, R[x]);
   }
 }
 #else
-void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g)
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld)
 {
-  for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_begin(s[x], g[x]);
+  for (int c = 0; c < NR; ++c)
+    for (int q = 0; q < MR; ++q) s[c * ld + q] = exstar_gemm_run_begin(s[c * ld + q], g[c * ld + q]);
   for (int64_t l = 0; l < kc; ++l) {
     for (int c = 0; c < NR; ++c)
-      for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], &s[c * MR + q], &r[c * MR + q]);
+      for (int q = 0; q < MR; ++q) exstar_gemm_term(ap[l * MR + q], bp[l * NR + c], &s[c * ld + q], &r[c * ld + q]);
     if (exstar_gemm_folds_after(l))
-      for (int x = 0; x < MR * NR; ++x) exstar_gemm_fold(&s[x], &r[x]);
+      for (int c = 0; c < NR; ++c)
+        for (int q = 0; q < MR; ++q) exstar_gemm_fold(&s[c * ld + q], &r[c * ld + q]);
   }
-  for (int x = 0; x < MR * NR; ++x) s[x] = exstar_gemm_run_end(s[x], g[x]);
+  for (int c = 0; c < NR; ++c)
+    for (int q = 0; q < MR; ++q) s[c * ld + q] = exstar_gemm_run_end(s[c * ld + q], g[c * ld + q]);
 }
 #endif
 
-// One MR x NR tile at (i0, j0) of the sums: copied in and out around micro (edges included).
+// One MR x NR tile at (i0, j0) of the sums: in place when it is whole, else (an edge) copied in
+// and out around micro (a copy of every tile cost ~11% of the AVX2 gemm, n = 2048).
 void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const double *bp)
 {
+  if (i0 + MR <= out.m && j0 + NR <= out.n) {
+    const size_t x = (size_t)(i0 + j0 * out.m);
+    return micro(kc, ap, bp, out.S.data() + x, out.R.data() + x, out.sigma.data() + x, out.m);
+  }
   double s[MR * NR], r[MR * NR], g[MR * NR];
   for (int c = 0; c < NR; ++c)
     for (int q = 0; q < MR; ++q) {
@@ -217,7 +282,7 @@ void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const
       r[c * MR + q] = in ? out.R[x] : 0.0;
       g[c * MR + q] = in ? out.sigma[x] : 1.0;
     }
-  micro(kc, ap, bp, s, r, g);
+  micro(kc, ap, bp, s, r, g, MR);
   for (int c = 0; c < NR; ++c)
     for (int q = 0; q < MR; ++q) {
       const int64_t i = i0 + q, j = j0 + c;

@@ -4,6 +4,10 @@
 #include <catch2/catch.hpp>
 #include "tests/level3/level3_cases.hpp"
 #include "kernels_cpu/gemm.h"
+#include "kernels_cpu/gemm_sums.h"
+#include "kernels_cpu/acc_cpu.h" /* what core/checked_round.h builds on */
+#include "core/checked_round.h"
+#include "core/gemm.h"
 #include <cstring>
 
 using namespace exstar_test;
@@ -105,6 +109,35 @@ TEST_CASE("gemm kernel: uniform data takes the fast path", "[gemm]")
   int64_t repaired = -1;
   run_gemm(c, 0, &repaired);
   CHECK(repaired <= 96 * 96 / 1000);
+}
+
+// The register tiles (AVX2 4 x 4 with its written-out term pairs, AVX-512 16 x 4; the test runs
+// under both ISAs) against core/gemm.h's loop of one entry, term by term with its folds: S and
+// R bit for bit, for sizes off every tile, pair, fold and block edge.
+TEST_CASE("fast sums: every entry's S and R are core/gemm.h's loop's, bit for bit", "[gemm][sums]")
+{
+  Rng rng(23);
+  for (int64_t k : {1, 2, 3, 31, 32, 33, 63, 65, 255, 256, 257, 513})
+    for (int64_t m : {1, 5, 17}) {
+      const int64_t n = 6;
+      const std::vector<double> A = gen_uniform((int)(m * k), rng), B = gen_uniform((int)(k * n), rng);
+      exstar_gemm::sums out;
+      exstar_gemm::fast_sums(m, n, k, exstar_gemm::view{A.data(), 0, 1, m}, exstar_gemm::view{B.data(), 0, 1, k}, out);
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+          const size_t x = (size_t)(i + j * m);
+          const double sigma = out.sigma[x];
+          double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
+          for (int64_t l = 0; l < k; ++l) {
+            exstar_gemm_term(A[(size_t)(i + l * m)], B[(size_t)(l + j * k)], &S, &R);
+            if (exstar_gemm_folds_after(l)) exstar_gemm_fold(&S, &R);
+          }
+          S = exstar_gemm_run_end(S, sigma);
+          INFO("m " << m << " k " << k << " entry (" << i << ", " << j << ")");
+          CHECK(same_bits(out.S[x], S));
+          CHECK(same_bits(out.R[x], R));
+        }
+    }
 }
 
 TEST_CASE("GEMM-accumulate state: tiles added in any split round to the gemm bits or decline", "[gemm][state]")
