@@ -112,7 +112,7 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 //    ms); 8 x 2 no faster (2026-11-28). GCC's loop spends ~12 register copies a term (42
 //    instructions): the terms go four at a time through term_quads below (27 instructions a
 //    term). A first try of that (2026-11-28) was timed in the whole benchmark, within this
-//    VM's noise; the loop alone in L1 says 10.2-10.7 -> 6.0-6.7 cycles a term (2026-11-29).
+//    VM's noise; the loop alone in L1 says 10.2-10.7 -> 5.1-5.4 cycles a term (2026-11-29).
 #if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 16 && NR == 4, "the AVX-512 tile is 16 x 4");

@@ -331,11 +331,12 @@ TEST_CASE("CUDA tiled LU kernels: wide panels, the CPU kernels' bits", "[cuda][l
   std::printf("wide panels: exact-path entries: CPU %lld, GPU %llu\n", (long long)all.cpu_repaired, all.gpu_repaired);
 }
 
-// The load beside a timed panel (EXSTAR_LU_TIME_BESIDE, measurements): "urow", that many U block
-// rows (EXSTAR_LU_TIME_BESIDE_N, default 24) of another matrix, or "gemm", that many block-column
-// state updates (m x nb x nb, the LU's; the integer path with EXSTAR_CUDA_GEMM_CRT=1), queued on a
-// stream of the least priority before the panel starts on one of the greatest, as the LU's
-// streams run them. How much the other columns' kernels slow the panel, and which.
+// The load beside a timed panel (EXSTAR_LU_TIME_BESIDE, measurements), EXSTAR_LU_TIME_BESIDE_N
+// items (default 24) of: "urow", U block rows of another matrix; "gemm", block-column state
+// updates (m x nb x nb, the LU's; the integer path with EXSTAR_CUDA_GEMM_CRT=1); "copy", 1 GiB
+// device copies; "int8", cuBLAS's int8 GEMMs alone. Queued on a stream of the least priority
+// before the panel starts on one of the greatest, as the LU's streams run them: how much the
+// other columns' kernels slow the panel, and which (bench/results/h200-2026-11-29-s10).
 struct beside_load {
   std::string kind;
   int n = 24;
@@ -347,6 +348,7 @@ struct beside_load {
   int32_t *ipiv = nullptr;
   unsigned long long *rep = nullptr;
   cublasHandle_t blas = nullptr;
+  cudaEvent_t l0 = nullptr, l1 = nullptr; // around the queued items
   beside_load(int64_t m_, int64_t nb_) : m(m_), nb(nb_)
   {
     const char *k = std::getenv("EXSTAR_LU_TIME_BESIDE");
@@ -383,10 +385,10 @@ struct beside_load {
   {
     delete t2;
     if (blas) cublasDestroy(blas);
+    if (l0) cudaEventDestroy(l0), cudaEventDestroy(l1);
     cudaFree(A), cudaFree(B), cudaFree(st), cudaFree(ipiv), cudaFree(rep);
     cudaStreamDestroy(ps), cudaStreamDestroy(ls);
   }
-  cudaEvent_t l0 = nullptr, l1 = nullptr;
   // Queues the load (after a fresh factored L(0, 0) for the U rows, outside the time), between
   // two events (its own time).
   int queue()
