@@ -16,10 +16,14 @@
 namespace exstar_gemm {
 namespace {
 
-// The register tile: MR rows (one vector of 4 doubles in AVX2, two of 8 in the AVX-512 copy) x NR
-// columns.
-#ifdef EXSTAR_CPU_WIDE
+// The register tile: MR rows (two vectors of 4 doubles in AVX2, two of 8 in the AVX-512 copy) x
+// NR columns; 8 x 3 is the written-out AVX2 loop's (term_run below), 4 x 4 what the compiler
+// does best alone.
+#if defined(EXSTAR_CPU_WIDE)
 constexpr int MR = 16, NR = 4;
+#elif defined(__AVX2__) && defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__)
+#define EXSTAR_AVX2_ASM 1
+constexpr int MR = 8, NR = 3;
 #else
 constexpr int MR = 4, NR = 4;
 #endif
@@ -107,12 +111,10 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 //  - AVX-512, 16 x 4: Zen 4 (a microbenchmark of the loop alone in L1): 8 x 4 with b broadcast
 //    for each FMA ~3.1 cycles a vector term, 16 x 4 ~2.75 (the pipes alone would allow 2;
 //    512-bit broadcasts and register copies take pipe slots too).
-//  - AVX2, 4 x 4 (16 registers: 8 accumulators, a, b and the temporaries). 8 x 3 (12
-//    accumulators, 15 registers) was 40% slower on Zen 4, n = 2048 on 2 cores (770 against 545
-//    ms); 8 x 2 no faster (2026-11-28). GCC's loop spends ~12 register copies a term (42
-//    instructions): the terms go four at a time through term_quads below (27 instructions a
-//    term). A first try of that (2026-11-28) was timed in the whole benchmark, within this
-//    VM's noise; the loop alone in L1 says 10.2-10.7 -> 5.1-5.4 cycles a term (2026-11-29).
+//  - AVX2: GCC's loop for 4 x 4 spends ~12 register copies a term (42 instructions), and 8 x 3
+//    (12 accumulators) in its hands was 40% slower still on Zen 4, n = 2048 on 2 cores (770
+//    against 545 ms). So the AVX2 runs of terms are written out (term_run below, 8 x 3, 16
+//    registers); one_term takes only what is left after the last whole run.
 #if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
 static_assert(MR == 16 && NR == 4, "the AVX-512 tile is 16 x 4");
@@ -129,7 +131,6 @@ struct vec {
   static T sub(T a, T b) { return _mm512_sub_pd(a, b); }
 };
 #else
-static_assert(MR == 4 && NR == 4, "the AVX2 tile is 4 x 4");
 struct vec {
   using T = __m256d;
   static constexpr int W = 4;
@@ -167,72 +168,138 @@ inline void one_term(int64_t l, const double *ap, const double *bp, vec::T *S, v
   }
 }
 
-#if !defined(EXSTAR_CPU_WIDE) && defined(__x86_64__) && defined(__GNUC__)
-// The AVX2 tile's terms four at a time, written out. GCC's code for one_term spends 12 register
-// copies a term (a, b and S are all needed after t = fma(a, b, S), and every FMA form overwrites
-// an input): 42 instructions where 27 do. Per column: b broadcast into ymm15 and copied to the
-// column's spare register T (a copy the renamer drops), T = a·b + S (vfmadd213pd), S := T − S = q
-// (the old S is dead), S := a·b − q (vfmsub231pd, one rounding: fma(a, b, −q)), R += S. T then
-// holds the new S: a column's two registers swap roles every term, so after an even number of
-// terms the sums are back in the operands. exstar_gemm_term's operations on every entry, in its
-// order (additions commute): one_term's bits. The loop alone in L1 (AVX2 EPYC VM, 2026-11-29):
-// GCC's 10.2-10.7 cycles a term, two terms an iteration 5.9-6.7, four 5.1-5.4.
-#define EXSTAR_AVX2_COLUMN(S, T, R, BOFF)                                                                    \
-  "vbroadcastsd " #BOFF "(%[b]), %%ymm15\n\t"                                                                \
-  "vmovapd %%ymm15, " T "\n\t"                                                                               \
-  "vfmadd213pd " S ", %%ymm14, " T "\n\t"                                                                    \
-  "vsubpd " S ", " T ", " S "\n\t"                                                                           \
-  "vfmsub231pd %%ymm15, %%ymm14, " S "\n\t"                                                                  \
+#ifdef EXSTAR_AVX2_ASM
+static_assert(MR == 8 && NR == 3, "term_run's tile is 8 x 3");
+// The AVX2 tile's runs of EXSTAR_GEMM_FOLD terms, written out. Each entry vector e (column c,
+// rows 4v..4v+3: e = 2c + v) takes a term as: F := b, F := a·b + S (vfmadd213pd), S := F − S = q
+// (the old S is dead), S := a·b − q (vfmsub231pd, one rounding: fma(a, b, −q)), R += S; F then
+// holds the new S and S's register is free. Every FMA form overwrites an input and a, b and S
+// are all needed after a·b + S, so a term needs one register more than the sums: the six S
+// rotate through seven registers P0..P6, entry e taking the register its predecessor freed (e = 0
+// the one left free by the last). At the start of term t of a group of 7, e's S is in
+// P[(e − t) mod 7]; after 7 terms every S is home. 16 registers: 7 for S, 6 for R, a (two
+// vectors) and b; GCC's code for one_term needs 12 register copies a term of the 4 x 4 tile.
+// exstar_gemm_term's operations on every entry in its order: one_term's bits. The loop alone in
+// L1 (Zen 3 EPYC VM, 2026-11-29, minimum of 6 runs): 0.29 cycles an entry-term, the 4 x 4 tile
+// with a spare register for each S 0.34, the same 8 x 3 with the columns' order alternating
+// (period 2) 0.30; the pipes allow 0.25 (2 FMAs and 2 additions a cycle).
+#define EXSTAR_AVX2_ENTRY(S, F, R, A)                                                                        \
+  "vmovapd %%ymm15, " F "\n\t"                                                                               \
+  "vfmadd213pd " S ", " A ", " F "\n\t"                                                                      \
+  "vsubpd " S ", " F ", " S "\n\t"                                                                           \
+  "vfmsub231pd %%ymm15, " A ", " S "\n\t"                                                                    \
   "vaddpd " S ", " R ", " R "\n\t"
-// Term l (a at ap + 32 l, b at bp + 32 l), its sums in S0..S3 and spares T0..T3.
-#define EXSTAR_AVX2_TERM(L, S0, S1, S2, S3, T0, T1, T2, T3)                                                   \
-  "vmovupd " #L "*32(%[a]), %%ymm14\n\t" EXSTAR_AVX2_COLUMN(S0, T0, "%[r0]", L*32)                             \
-      EXSTAR_AVX2_COLUMN(S1, T1, "%[r1]", L*32+8) EXSTAR_AVX2_COLUMN(S2, T2, "%[r2]", L*32+16)                   \
-          EXSTAR_AVX2_COLUMN(S3, T3, "%[r3]", L*32+24)
-#define EXSTAR_AVX2_EVEN(L) EXSTAR_AVX2_TERM(L, "%[s0]", "%[s1]", "%[s2]", "%[s3]", "%%ymm10", "%%ymm11", "%%ymm12", "%%ymm13")
-#define EXSTAR_AVX2_ODD(L) EXSTAR_AVX2_TERM(L, "%%ymm10", "%%ymm11", "%%ymm12", "%%ymm13", "%[s0]", "%[s1]", "%[s2]", "%[s3]")
-// count quads of terms, no fold (the caller folds after each run of EXSTAR_GEMM_FOLD terms).
-inline void term_quads(int64_t count, const double *ap, const double *bp, vec::T *S, vec::T *R)
+// Term L of the group (a at ap + 64 L, b at bp + 24 L); x0 is free, e's S is x(e+1), its F xe.
+#define EXSTAR_AVX2_TERM(L, x0, x1, x2, x3, x4, x5, x6)                                                       \
+  "vmovupd " #L "*64(%[a]), %%ymm13\n\t"                                                                    \
+  "vmovupd " #L "*64+32(%[a]), %%ymm14\n\t"                                                                 \
+  "vbroadcastsd " #L "*24(%[b]), %%ymm15\n\t" EXSTAR_AVX2_ENTRY(x1, x0, "%[r0]", "%%ymm13")                  \
+      EXSTAR_AVX2_ENTRY(x2, x1, "%[r1]", "%%ymm14")                                                          \
+  "vbroadcastsd " #L "*24+8(%[b]), %%ymm15\n\t" EXSTAR_AVX2_ENTRY(x3, x2, "%[r2]", "%%ymm13")                \
+      EXSTAR_AVX2_ENTRY(x4, x3, "%[r3]", "%%ymm14")                                                          \
+  "vbroadcastsd " #L "*24+16(%[b]), %%ymm15\n\t" EXSTAR_AVX2_ENTRY(x5, x4, "%[r4]", "%%ymm13")               \
+      EXSTAR_AVX2_ENTRY(x6, x5, "%[r5]", "%%ymm14")
+#define EXSTAR_P0 "%[s0]"
+#define EXSTAR_P1 "%[s1]"
+#define EXSTAR_P2 "%[s2]"
+#define EXSTAR_P3 "%[s3]"
+#define EXSTAR_P4 "%[s4]"
+#define EXSTAR_P5 "%[s5]"
+#define EXSTAR_P6 "%[f]"
+#define EXSTAR_AVX2_T0(L) EXSTAR_AVX2_TERM(L, EXSTAR_P6, EXSTAR_P0, EXSTAR_P1, EXSTAR_P2, EXSTAR_P3, EXSTAR_P4, EXSTAR_P5)
+#define EXSTAR_AVX2_T1(L) EXSTAR_AVX2_TERM(L, EXSTAR_P5, EXSTAR_P6, EXSTAR_P0, EXSTAR_P1, EXSTAR_P2, EXSTAR_P3, EXSTAR_P4)
+#define EXSTAR_AVX2_T2(L) EXSTAR_AVX2_TERM(L, EXSTAR_P4, EXSTAR_P5, EXSTAR_P6, EXSTAR_P0, EXSTAR_P1, EXSTAR_P2, EXSTAR_P3)
+#define EXSTAR_AVX2_T3(L) EXSTAR_AVX2_TERM(L, EXSTAR_P3, EXSTAR_P4, EXSTAR_P5, EXSTAR_P6, EXSTAR_P0, EXSTAR_P1, EXSTAR_P2)
+#define EXSTAR_AVX2_T4(L) EXSTAR_AVX2_TERM(L, EXSTAR_P2, EXSTAR_P3, EXSTAR_P4, EXSTAR_P5, EXSTAR_P6, EXSTAR_P0, EXSTAR_P1)
+#define EXSTAR_AVX2_T5(L) EXSTAR_AVX2_TERM(L, EXSTAR_P1, EXSTAR_P2, EXSTAR_P3, EXSTAR_P4, EXSTAR_P5, EXSTAR_P6, EXSTAR_P0)
+#define EXSTAR_AVX2_T6(L) EXSTAR_AVX2_TERM(L, EXSTAR_P0, EXSTAR_P1, EXSTAR_P2, EXSTAR_P3, EXSTAR_P4, EXSTAR_P5, EXSTAR_P6)
+static_assert(EXSTAR_GEMM_FOLD == 4 * 7 + 4, "a run is four groups of 7 terms and 4 terms");
+// R folded into S (exstar_gemm_fold) for entry vector e: t = S + R in ymm13, S := t − S = q,
+// R −= q, S := t.
+#define EXSTAR_AVX2_FOLD(S, R)                                                                               \
+  "vaddpd " R ", " S ", %%ymm13\n\t"                                                                         \
+  "vsubpd " S ", %%ymm13, " S "\n\t"                                                                         \
+  "vsubpd " S ", " R ", " R "\n\t"                                                                           \
+  "vmovapd %%ymm13, " S "\n\t"
+// runs (≥ 1) whole runs of EXSTAR_GEMM_FOLD terms, each followed by its fold; the sums stay in
+// registers from the first term to the last (between separate statements GCC spilled them).
+inline void term_runs(int64_t runs, const double *ap, const double *bp, vec::T *S, vec::T *R)
 {
-  asm volatile("1:\n\t" EXSTAR_AVX2_EVEN(0) EXSTAR_AVX2_ODD(1) EXSTAR_AVX2_EVEN(2) EXSTAR_AVX2_ODD(3)
-               "add $128, %[a]\n\t"
-               "add $128, %[b]\n\t"
-               "dec %[q]\n\t"
-               "jnz 1b\n\t"
-               : [a] "+r"(ap), [b] "+r"(bp), [q] "+r"(count), [s0] "+x"(S[0]), [s1] "+x"(S[1]), [s2] "+x"(S[2]),
-                 [s3] "+x"(S[3]), [r0] "+x"(R[0]), [r1] "+x"(R[1]), [r2] "+x"(R[2]), [r3] "+x"(R[3])
-               :
-               : "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc");
+  vec::T f; // P6: free on entry and exit (an output: GCC's limit of 30 operands counts an in-out twice)
+  asm volatile("mov %[n], %%r11\n\t"
+               "2:\n\t"
+               "mov $4, %%ecx\n\t"
+               "1:\n\t" EXSTAR_AVX2_T0(0) EXSTAR_AVX2_T1(1) EXSTAR_AVX2_T2(2) EXSTAR_AVX2_T3(3) EXSTAR_AVX2_T4(4)
+                   EXSTAR_AVX2_T5(5) EXSTAR_AVX2_T6(6)
+               "add $448, %[a]\n\t"
+               "add $168, %[b]\n\t"
+               "dec %%ecx\n\t"
+               "jnz 1b\n\t" EXSTAR_AVX2_T0(0) EXSTAR_AVX2_T1(1) EXSTAR_AVX2_T2(2) EXSTAR_AVX2_T3(3)
+               // 4 terms on, e's S is in P[(e − 4) mod 7] and P2 is free: home again, each copy
+               // into the register the previous one freed
+               "vmovapd " EXSTAR_P5 ", " EXSTAR_P2 "\n\t"
+               "vmovapd " EXSTAR_P1 ", " EXSTAR_P5 "\n\t"
+               "vmovapd " EXSTAR_P4 ", " EXSTAR_P1 "\n\t"
+               "vmovapd " EXSTAR_P0 ", " EXSTAR_P4 "\n\t"
+               "vmovapd " EXSTAR_P3 ", " EXSTAR_P0 "\n\t"
+               "vmovapd " EXSTAR_P6 ", " EXSTAR_P3 "\n\t"
+               "add $256, %[a]\n\t"
+               "add $96, %[b]\n\t" EXSTAR_AVX2_FOLD(EXSTAR_P0, "%[r0]") EXSTAR_AVX2_FOLD(EXSTAR_P1, "%[r1]")
+                   EXSTAR_AVX2_FOLD(EXSTAR_P2, "%[r2]") EXSTAR_AVX2_FOLD(EXSTAR_P3, "%[r3]")
+                       EXSTAR_AVX2_FOLD(EXSTAR_P4, "%[r4]") EXSTAR_AVX2_FOLD(EXSTAR_P5, "%[r5]")
+               "dec %%r11\n\t"
+               "jnz 2b\n\t"
+               : [a] "+r"(ap), [b] "+r"(bp), [s0] "+x"(S[0]), [s1] "+x"(S[1]), [s2] "+x"(S[2]), [s3] "+x"(S[3]),
+                 [s4] "+x"(S[4]), [s5] "+x"(S[5]), [f] "=&x"(f), [r0] "+x"(R[0]), [r1] "+x"(R[1]), [r2] "+x"(R[2]),
+                 [r3] "+x"(R[3]), [r4] "+x"(R[4]), [r5] "+x"(R[5])
+               : [n] "r"(runs)
+               : "rcx", "r11", "xmm13", "xmm14", "xmm15", "memory", "cc");
 }
-#undef EXSTAR_AVX2_ODD
-#undef EXSTAR_AVX2_EVEN
+#undef EXSTAR_AVX2_FOLD
+#undef EXSTAR_AVX2_T0
+#undef EXSTAR_AVX2_T1
+#undef EXSTAR_AVX2_T2
+#undef EXSTAR_AVX2_T3
+#undef EXSTAR_AVX2_T4
+#undef EXSTAR_AVX2_T5
+#undef EXSTAR_AVX2_T6
+#undef EXSTAR_P0
+#undef EXSTAR_P1
+#undef EXSTAR_P2
+#undef EXSTAR_P3
+#undef EXSTAR_P4
+#undef EXSTAR_P5
+#undef EXSTAR_P6
 #undef EXSTAR_AVX2_TERM
-#undef EXSTAR_AVX2_COLUMN
-#define EXSTAR_HAVE_TERM_QUADS 1
+#undef EXSTAR_AVX2_ENTRY
+#define EXSTAR_HAVE_TERM_RUNS 1
 #endif
 
-// The tile's S, R and sigma: column c at s + c·ld (MR entries each).
-void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld)
+// The tile's S, R and sigma: column c at s + c·ld (MR entries each). Between a tile's blocks of
+// terms S stays a running sum (S + 1.5 sigma): exstar_gemm_run_end and run_begin, both exact,
+// would give it back unchanged. So the first block (first: S and R are 0) begins the run and the
+// last (last) ends it, and sigma is read by those two alone.
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld,
+           bool first, bool last)
 {
   constexpr int W = vec::W;
-  // the running sums start at S + 1.5 sigma (exstar_gemm_run_begin), exact
-  const double one_half = 1.5;
-  const vec::T h = vec::set1(&one_half);
+  const double one_half = 1.5, zero = 0.0;
+  const vec::T h = vec::set1(&one_half), z = vec::set1(&zero);
   vec::T S[RV * NR], R[RV * NR];
   for (int x = 0; x < RV * NR; ++x) {
     const int64_t o = (x / RV) * ld + (x % RV) * W; // entry vector x = c·RV + v
-    S[x] = vec::fmadd(vec::load(g + o), h, vec::load(s + o));
-    R[x] = vec::load(r + o);
+    S[x] = first ? vec::fmadd(vec::load(g + o), h, z) : vec::load(s + o); // exstar_gemm_run_begin(0, sigma)
+    R[x] = first ? z : vec::load(r + o);
   }
   // runs of EXSTAR_GEMM_FOLD terms (kc's blocks start at multiples of it), R folded into S
   // after each whole run (exstar_gemm_fold)
-  for (int64_t l0 = 0; l0 < kc; l0 += EXSTAR_GEMM_FOLD) {
-    const int64_t l1 = min64(kc, l0 + EXSTAR_GEMM_FOLD);
-    int64_t l = l0;
-#ifdef EXSTAR_HAVE_TERM_QUADS
-    if (l1 - l0 >= 4) term_quads((l1 - l0) / 4, ap + l * MR, bp + l * NR, S, R), l += (l1 - l0) / 4 * 4;
+  int64_t l0 = 0;
+#ifdef EXSTAR_HAVE_TERM_RUNS
+  if (kc >= EXSTAR_GEMM_FOLD) term_runs(kc / EXSTAR_GEMM_FOLD, ap, bp, S, R), l0 = kc / EXSTAR_GEMM_FOLD * EXSTAR_GEMM_FOLD;
 #endif
-    for (; l < l1; ++l) one_term(l, ap, bp, S, R);
+  for (; l0 < kc; l0 += EXSTAR_GEMM_FOLD) {
+    const int64_t l1 = min64(kc, l0 + EXSTAR_GEMM_FOLD);
+    for (int64_t l = l0; l < l1; ++l) one_term(l, ap, bp, S, R);
     if (l1 - l0 == EXSTAR_GEMM_FOLD)
       for (int x = 0; x < RV * NR; ++x) {
         const vec::T t = vec::add(S[x], R[x]);
@@ -240,17 +307,17 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
         S[x] = t;
       }
   }
-  // exstar_gemm_run_end: S - 1.5 sigma, exact
   for (int x = 0; x < RV * NR; ++x) {
     const int64_t o = (x / RV) * ld + (x % RV) * W;
-    vec::store(s + o, vec::fnmadd(vec::load(g + o), h, S[x]));
+    vec::store(s + o, last ? vec::fnmadd(vec::load(g + o), h, S[x]) : S[x]); // exstar_gemm_run_end
     vec::store(r + o, R[x]);
   }
 }
 #else
-void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld)
+void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r, const double *g, int64_t ld,
+           bool first, bool last)
 {
-  for (int c = 0; c < NR; ++c)
+  for (int c = 0; c < NR && first; ++c)
     for (int q = 0; q < MR; ++q) s[c * ld + q] = exstar_gemm_run_begin(s[c * ld + q], g[c * ld + q]);
   for (int64_t l = 0; l < kc; ++l) {
     for (int c = 0; c < NR; ++c)
@@ -259,18 +326,18 @@ void micro(int64_t kc, const double *ap, const double *bp, double *s, double *r,
       for (int c = 0; c < NR; ++c)
         for (int q = 0; q < MR; ++q) exstar_gemm_fold(&s[c * ld + q], &r[c * ld + q]);
   }
-  for (int c = 0; c < NR; ++c)
+  for (int c = 0; c < NR && last; ++c)
     for (int q = 0; q < MR; ++q) s[c * ld + q] = exstar_gemm_run_end(s[c * ld + q], g[c * ld + q]);
 }
 #endif
 
 // One MR x NR tile at (i0, j0) of the sums: in place when it is whole, else (an edge) copied in
 // and out around micro (a copy of every tile cost ~11% of the AVX2 gemm, n = 2048).
-void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const double *bp)
+void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const double *bp, bool first, bool last)
 {
   if (i0 + MR <= out.m && j0 + NR <= out.n) {
     const size_t x = (size_t)(i0 + j0 * out.m);
-    return micro(kc, ap, bp, out.S.data() + x, out.R.data() + x, out.sigma.data() + x, out.m);
+    return micro(kc, ap, bp, out.S.data() + x, out.R.data() + x, out.sigma.data() + x, out.m, first, last);
   }
   double s[MR * NR], r[MR * NR], g[MR * NR];
   for (int c = 0; c < NR; ++c)
@@ -282,7 +349,7 @@ void tile(sums &out, int64_t i0, int64_t j0, int64_t kc, const double *ap, const
       r[c * MR + q] = in ? out.R[x] : 0.0;
       g[c * MR + q] = in ? out.sigma[x] : 1.0;
     }
-  micro(kc, ap, bp, s, r, g, MR);
+  micro(kc, ap, bp, s, r, g, MR, first, last);
   for (int c = 0; c < NR; ++c)
     for (int q = 0; q < MR; ++q) {
       const int64_t i = i0 + q, j = j0 + c;
@@ -367,7 +434,7 @@ void EXSTAR_CPU_ENTRY(fast_sums)(int64_t m, int64_t n, int64_t k, const view &A,
         for (int64_t jr = 0; jr < nc; jr += NR)
           for (int64_t ir = 0; ir < mc; ir += MR) {
             if (lower && ic + ir + MR - 1 < jc + jr) continue; // every entry of the tile has i < j
-            tile(out, ic + ir, jc + jr, kc, ap + ir * kc, bp + jr * kc);
+            tile(out, ic + ir, jc + jr, kc, ap + ir * kc, bp + jr * kc, pc == 0, pc + kc == k);
           }
       }
     }

@@ -111,15 +111,15 @@ TEST_CASE("gemm kernel: uniform data takes the fast path", "[gemm]")
   CHECK(repaired <= 96 * 96 / 1000);
 }
 
-// The register tiles (AVX2 4 x 4 with its written-out term pairs, AVX-512 16 x 4; the test runs
-// under both ISAs) against core/gemm.h's loop of one entry, term by term with its folds: S and
-// R bit for bit, for sizes off every tile, pair, fold and block edge.
+// The register tiles (AVX2 8 x 3 with its written-out runs of terms, AVX-512 16 x 4; the test
+// runs under both ISAs) against core/gemm.h's loop of one entry, term by term with its folds: S
+// and R bit for bit, for sizes off every tile, run, fold and block edge.
 TEST_CASE("fast sums: every entry's S and R are core/gemm.h's loop's, bit for bit", "[gemm][sums]")
 {
   Rng rng(23);
   for (int64_t k : {1, 2, 3, 31, 32, 33, 63, 65, 255, 256, 257, 513})
     for (int64_t m : {1, 5, 17}) {
-      const int64_t n = 6;
+      const int64_t n = 7;
       const std::vector<double> A = gen_uniform((int)(m * k), rng), B = gen_uniform((int)(k * n), rng);
       exstar_gemm::sums out;
       exstar_gemm::fast_sums(m, n, k, exstar_gemm::view{A.data(), 0, 1, m}, exstar_gemm::view{B.data(), 0, 1, k}, out);
