@@ -132,32 +132,33 @@ __device__ __noinline__ void finish_entry(const epilogue &ep_, int64_t m, int64_
 // all loaded first, so that their loads are in flight together, then added and stored. One entry
 // at a time, each a dependent load of a state not in L2, the epilogue of a short product (k = 64
 // in the LU panel's state updates) took about as long as its terms.
+// f(r, c, i, j) for each of a thread's TM x TN entries (r, c) that lies inside the m x n output
+// (i, j).
+template <class G, class F>
+__device__ __forceinline__ void each_entry(int64_t m, int64_t n, int64_t i0, int64_t j0, int tx, int ty, F f)
+{
+#pragma unroll
+  for (int r = 0; r < G::TM; ++r)
+#pragma unroll
+    for (int c = 0; c < G::TN; ++c) {
+      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
+      if (i < m && j < n) f(r, c, i, j);
+    }
+}
+
 template <class G, class Sigma>
 __device__ __forceinline__ void finish_states(const epilogue &ep_, int64_t m, int64_t n, int64_t k, int64_t i0,
                                               int64_t j0, int tx, int ty, const double (&S)[G::TM][G::TN],
                                               const double (&R)[G::TM][G::TN], Sigma sigma_at)
 {
-  constexpr int TM = G::TM, TN = G::TN;
-  exstar_bdd v[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int c = 0; c < TN; ++c) {
-      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
-      if (i < m && j < n) v[r][c] = ep_.st[ep_.offst + i + j * ep_.ldst];
-    }
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int c = 0; c < TN; ++c) {
-      const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
-      if (i < m && j < n) {
-        const double sigma = sigma_at(i, j);
-        exstar_gemm_state_add(&v[r][c], exstar_gemm_run_end(S[r][c], sigma), R[r][c], exstar_gemm_bound(k, sigma),
-                              ep_.sign);
-        ep_.st[ep_.offst + i + j * ep_.ldst] = v[r][c];
-      }
-    }
+  exstar_bdd v[G::TM][G::TN];
+  each_entry<G>(m, n, i0, j0, tx, ty,
+                [&](int r, int c, int64_t i, int64_t j) { v[r][c] = ep_.st[ep_.offst + i + j * ep_.ldst]; });
+  each_entry<G>(m, n, i0, j0, tx, ty, [&](int r, int c, int64_t i, int64_t j) {
+    const double sigma = sigma_at(i, j);
+    exstar_gemm_state_add(&v[r][c], exstar_gemm_run_end(S[r][c], sigma), R[r][c], exstar_gemm_bound(k, sigma), ep_.sign);
+    ep_.st[ep_.offst + i + j * ep_.ldst] = v[r][c];
+  });
 }
 
 // Tile geometry. Thread (tx, ty) owns rows ty*2 + {0,1} + p*(BM/(TM/2)) and columns
@@ -272,16 +273,10 @@ __global__ void __launch_bounds__(G::THREADS, G::MINB)
   if constexpr (MODE == STATE) { // every state of the thread's entries loaded at once, then added and stored
     finish_states<G>(ep_, m, n, k, i0, j0, tx, ty, S, R, sigma_at);
   } else {
-#pragma unroll
-    for (int r = 0; r < TM; ++r)
-#pragma unroll
-      for (int c = 0; c < TN; ++c) {
-        const int64_t i = G::row(i0, ty, r), j = G::col(j0, tx, c);
-        if (i < m && j < n) {
-          const double sigma = sigma_at(i, j);
-          finish_entry(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
-        }
-      }
+    each_entry<G>(m, n, i0, j0, tx, ty, [&](int r, int c, int64_t i, int64_t j) {
+      const double sigma = sigma_at(i, j);
+      finish_entry(ep_, m, k, i, j, exstar_gemm_run_end(S[r][c], sigma), R[r][c], sigma);
+    });
   }
 }
 
