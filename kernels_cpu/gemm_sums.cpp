@@ -17,7 +17,7 @@ namespace exstar_gemm {
 namespace {
 
 // The register tile: MR rows (two vectors of 4 doubles in AVX2, two of 8 in the AVX-512 copy) x
-// NR columns; 8 x 3 is the written-out AVX2 loop's (term_run below), 4 x 4 what the compiler
+// NR columns; 8 x 3 is the written-out AVX2 loop's (term_runs below), 4 x 4 what the compiler
 // does best alone.
 #if defined(EXSTAR_CPU_WIDE)
 constexpr int MR = 16, NR = 4;
