@@ -290,6 +290,15 @@ void make_lower(double *T, int64_t n)
     }
 }
 
+// "4.4x cusolver", or "cusolver not run" where --lu-runs left it out of this call (not "nanx").
+std::string vs_cusolver(double t, double tc)
+{
+  char b[48];
+  if (std::isnan(tc) || tc <= 0) std::snprintf(b, sizeof b, "cusolver not run");
+  else std::snprintf(b, sizeof b, "%.1fx cusolver", t / tc);
+  return b;
+}
+
 double max_rel(const double *a, const double *ref, int64_t n)
 {
   double m = 0;
@@ -687,8 +696,8 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
         std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld", nbd);
         csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
         bad += !repro;
-        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%.1fx cusolver), factors %s\n",
-                     (long long)n, nbd, t, t / csv.get("getrf", n, "cuda", "cusolver"),
+        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_tiled %.4f s (%s), factors %s\n",
+                     (long long)n, nbd, t, vs_cusolver(t, csv.get("getrf", n, "cuda", "cusolver")).c_str(),
                      repro ? "bit-identical over runs and tile edges" : "DIFFER");
         // the same tiled graph in plain double (cuSOLVER's dgetrf on the panels, cuBLAS dtrsm and
         // dgemm on CUDA workers; LAPACK/BLAS on CPU workers): the price of exactness on one graph
@@ -701,8 +710,9 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
         }, [] {}, &slow);
         std::snprintf(impl, sizeof impl, "exstar-plain-tiled-nb%lld", nbd);
         csv.add("getrf", n, "starpu-cuda", impl, t, 8.0 * n * n);
-        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_plain_tiled %.4f s (%.1fx cusolver; exact / plain-tiled "
-                     "%.1fx)\n", (long long)n, nbd, t, t / csv.get("getrf", n, "cuda", "cusolver"), exact / t);
+        std::fprintf(stderr, "# getrf n=%lld nb=%lld: exstar_dgetrf_plain_tiled %.4f s (%s; exact / plain-tiled "
+                     "%.1fx)\n", (long long)n, nbd, t, vs_cusolver(t, csv.get("getrf", n, "cuda", "cusolver")).c_str(),
+                     exact / t);
       }
       if (o.lu_home != "host") {
         bool same = true;
@@ -711,8 +721,8 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
           std::snprintf(impl, sizeof impl, "exstar-tiled-nb%lld-device-home", nbd);
           csv.add("getrf", n, "starpu-cuda", impl, td, 8.0 * n * n);
           bad += !same;
-          std::fprintf(stderr, "# getrf n=%lld nb=%lld: the same on tiles at home on the GPU %.4f s (%.1fx cusolver), "
-                       "factors %s\n", (long long)n, nbd, td, td / csv.get("getrf", n, "cuda", "cusolver"),
+          std::fprintf(stderr, "# getrf n=%lld nb=%lld: the same on tiles at home on the GPU %.4f s (%s), "
+                       "factors %s\n", (long long)n, nbd, td, vs_cusolver(td, csv.get("getrf", n, "cuda", "cusolver")).c_str(),
                        same ? "bit-identical over runs and tile edges" : "DIFFER");
         }
         // the plain-double graph on the same tiles at home (the honest baseline of the graph)
@@ -723,9 +733,9 @@ int bench_lu_tiled(const Options &o, Gpu &g, Csv &csv)
         if (tp > 0) {
           std::snprintf(impl, sizeof impl, "exstar-plain-tiled-nb%lld-device-home", nbd);
           csv.add("getrf", n, "starpu-cuda", impl, tp, 8.0 * n * n);
-          std::fprintf(stderr, "# getrf n=%lld nb=%lld: plain-tiled graph on tiles at home on the GPU %.4f s (%.1fx "
-                       "cusolver; exact / plain-tiled %.1fx)\n", (long long)n, nbd, tp,
-                       tp / csv.get("getrf", n, "cuda", "cusolver"), td / tp);
+          std::fprintf(stderr, "# getrf n=%lld nb=%lld: plain-tiled graph on tiles at home on the GPU %.4f s (%s; "
+                       "exact / plain-tiled %.1fx)\n", (long long)n, nbd, tp,
+                       vs_cusolver(tp, csv.get("getrf", n, "cuda", "cusolver")).c_str(), td / tp);
         }
       }
     }
