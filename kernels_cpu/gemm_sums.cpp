@@ -16,7 +16,7 @@
 namespace exstar_gemm {
 namespace {
 
-// The register tile: MR rows (two vectors of 4 doubles in AVX2, two of 8 in the AVX-512 copy) x
+// The register tile: MR rows (vectors of 4 doubles in AVX2, of 8 in the AVX-512 copy) x
 // NR columns; 8 x 3 is the written-out AVX2 loop's (term_runs below), 4 x 4 what the compiler
 // does best alone.
 #if defined(EXSTAR_CPU_WIDE)
@@ -113,7 +113,7 @@ void pack_b(const view &B, int64_t n, int64_t j0, int64_t nc, int64_t l0, int64_
 //    512-bit broadcasts and register copies take pipe slots too).
 //  - AVX2: GCC's loop for 4 x 4 spends ~12 register copies a term (42 instructions), and 8 x 3
 //    (12 accumulators) in its hands was 40% slower still on Zen 4, n = 2048 on 2 cores (770
-//    against 545 ms). So the AVX2 runs of terms are written out (term_run below, 8 x 3, 16
+//    against 545 ms). So the AVX2 runs of terms are written out (term_runs below, 8 x 3, 16
 //    registers); one_term takes only what is left after the last whole run.
 #if defined(EXSTAR_CPU_WIDE) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(EXSTAR_CPU_WIDE)
