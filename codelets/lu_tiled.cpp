@@ -74,8 +74,9 @@ void lu_panel_cuda(void *buffers[], void *cl_arg)
 {
   run_cuda(buffers, cl_arg, "exstar_lu_panel", [](const exstar_lu_tiled_args &h, task_view &t, const exstar_cuda_tiles &v,
                                                   exstar_cuda_stream s) {
-    // beside the other columns' updates, unless the gate holds them back while the panel runs
-    const int e = exstar_cuda_lu_panel(&v, h.K, t.ipiv, h.exact_only, !h.gate, nullptr, s);
+    // beside the other columns' updates, unless the gate holds them back while the panel runs;
+    // the first panel has no updates beside it (every task of the graph waits for it)
+    const int e = exstar_cuda_lu_panel(&v, h.K, t.ipiv, h.exact_only, !h.gate && h.K > 0, nullptr, s);
     return e == 0 && h.gate ? exstar_codelet_cuda_gate_close(s) : e;
   });
 }
