@@ -54,6 +54,17 @@ __device__ __forceinline__ void exstar_cuda_block_zero(exstar_i64 *sacc)
   for (int i = threadIdx.x; i < EXSTAR_ACC_NDIGITS; i += blockDim.x) sacc[i] = 0;
 }
 
+/* Start of a block's share of a sum: its digits zeroed (then a barrier: every thread may add
+ * to them), and each thread's two FPEs (the even and the odd terms: two independent chains). */
+__device__ __forceinline__ void exstar_cuda_block_begin(exstar_i64 *sacc, double f0[EXSTAR_FPE_N],
+                                                        double f1[EXSTAR_FPE_N])
+{
+  exstar_cuda_block_zero(sacc);
+  __syncthreads();
+  exstar_fpe_zero(f0);
+  exstar_fpe_zero(f1);
+}
+
 /* fpe += the FPE of lane (lane + off) for lanes < off; spills to sacc. The whole warp calls. */
 __device__ __forceinline__ void exstar_cuda_warp_merge_fpe(exstar_i64 *sacc,
                                                            double fpe[EXSTAR_FPE_N])
@@ -112,6 +123,16 @@ __device__ __forceinline__ void exstar_cuda_block_finish(exstar_i64 *sacc, doubl
   for (int i = threadIdx.x; i < EXSTAR_ACC_NDIGITS; i += blockDim.x)
     if (sacc[i] != 0) exstar_cuda_atomic_add(&gacc[i], sacc[i]);
   if (threadIdx.x == 0 && sflags) exstar_acc_add_flags_atomic(gacc, sflags); // normalize makes it 0/1
+}
+
+/* The same for a thread's two FPEs: f1's digits go into f0 first. */
+__device__ __forceinline__ void exstar_cuda_block_finish2(exstar_i64 *sacc, double f0[EXSTAR_FPE_N],
+                                                          double f1[EXSTAR_FPE_N], int flags, exstar_i64 *gacc)
+{
+#pragma unroll
+  for (int k = 0; k < EXSTAR_FPE_N; ++k)
+    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
+  exstar_cuda_block_finish(sacc, f0, flags, gacc);
 }
 
 /* Grid size for n terms: blocks_per_sm per multiprocessor, more when a block would get more

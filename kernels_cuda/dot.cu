@@ -73,11 +73,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
     long long single0, long long single1, exstar_i64 *__restrict__ acc)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
-  exstar_cuda_block_zero(sacc);
-  __syncthreads();
   double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
-  exstar_fpe_zero(f0);
-  exstar_fpe_zero(f1);
+  exstar_cuda_block_begin(sacc, f0, f1);
   int flags = 0;
   const long long gstride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -103,10 +100,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_pairs_kernel(
     flags |= dot_step<0>(sacc, f0, f1, a.x, b.x);
     flags |= dot_step<1>(sacc, f0, f1, a.y, b.y);
   }
-#pragma unroll
-  for (int k = 0; k < EXSTAR_FPE_N; ++k)
-    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
-  exstar_cuda_block_finish(sacc, f0, flags, acc);
+  exstar_cuda_block_finish2(sacc, f0, f1, flags, acc);
 }
 
 // nrm2's squares: a core/sumsq.h window, the dot's own step for the squares out of range, the
@@ -173,11 +167,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     long long single0, long long single1, exstar_i64 *__restrict__ acc)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
-  exstar_cuda_block_zero(sacc);
-  __syncthreads();
   double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
-  exstar_fpe_zero(f0);
-  exstar_fpe_zero(f1);
+  exstar_cuda_block_begin(sacc, f0, f1);
   sumsq_state q;
   exstar_sumsq_init(&q.w);
   exstar_sumsq_zero(q.h);
@@ -222,10 +213,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sumsq_pairs_kernel(
     flags |= sumsq_step(sacc, q, f0, f1, c.y);
   }
   sumsq_close(sacc, f0, f1, q);
-#pragma unroll
-  for (int k = 0; k < EXSTAR_FPE_N; ++k)
-    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
-  exstar_cuda_block_finish(sacc, f0, flags, acc);
+  exstar_cuda_block_finish2(sacc, f0, f1, flags, acc);
 }
 
 // The variant of sumsq_pairs_kernel (read at every launch: a benchmark switches it):
@@ -249,11 +237,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_strided_kernel(
     const double *__restrict__ y, long long fy, long long incy, exstar_i64 *__restrict__ acc)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
-  exstar_cuda_block_zero(sacc);
-  __syncthreads();
   double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
-  exstar_fpe_zero(f0);
-  exstar_fpe_zero(f1);
+  exstar_cuda_block_begin(sacc, f0, f1);
   int flags = 0;
   const long long gstride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -273,10 +258,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) dot_strided_kernel(
   }
   for (; i < n; i += gstride)
     flags |= dot_step<0>(sacc, f0, f1, __ldg(x + fx + i * incx), __ldg(y + fy + i * incy));
-#pragma unroll
-  for (int k = 0; k < EXSTAR_FPE_N; ++k)
-    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
-  exstar_cuda_block_finish(sacc, f0, flags, acc);
+  exstar_cuda_block_finish2(sacc, f0, f1, flags, acc);
 }
 
 } // namespace

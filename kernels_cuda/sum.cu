@@ -30,11 +30,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sum_pairs_kernel(
     int nsingle, long long single0, long long single1, exstar_i64 *__restrict__ acc)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
-  exstar_cuda_block_zero(sacc);
-  __syncthreads();
   double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
-  exstar_fpe_zero(f0);
-  exstar_fpe_zero(f1);
+  exstar_cuda_block_begin(sacc, f0, f1);
   int flags = 0;
   const long long gstride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,10 +54,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sum_pairs_kernel(
     flags |= exstar_sum_step_atomic(sacc, f0, a.x);
     flags |= exstar_sum_step_atomic(sacc, f1, a.y);
   }
-#pragma unroll
-  for (int k = 0; k < EXSTAR_FPE_N; ++k)
-    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
-  exstar_cuda_block_finish(sacc, f0, flags, acc);
+  exstar_cuda_block_finish2(sacc, f0, f1, flags, acc);
 }
 
 // Any stride: element i is x[first + i*inc].
@@ -69,11 +63,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sum_strided_kernel(
     exstar_i64 *__restrict__ acc)
 {
   __shared__ exstar_i64 sacc[EXSTAR_ACC_NDIGITS];
-  exstar_cuda_block_zero(sacc);
-  __syncthreads();
   double f0[EXSTAR_FPE_N], f1[EXSTAR_FPE_N];
-  exstar_fpe_zero(f0);
-  exstar_fpe_zero(f1);
+  exstar_cuda_block_begin(sacc, f0, f1);
   int flags = 0;
   const long long gstride = (long long)gridDim.x * blockDim.x;
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -89,10 +80,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) sum_strided_kernel(
     }
   }
   for (; i < n; i += gstride) flags |= exstar_sum_step_atomic(sacc, f0, __ldg(x + first + i * inc));
-#pragma unroll
-  for (int k = 0; k < EXSTAR_FPE_N; ++k)
-    if (f1[k] != 0.0) (void)exstar_sum_step_atomic(sacc, f0, f1[k]);
-  exstar_cuda_block_finish(sacc, f0, flags, acc);
+  exstar_cuda_block_finish2(sacc, f0, f1, flags, acc);
 }
 
 } // namespace
