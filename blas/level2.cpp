@@ -13,6 +13,28 @@ bool bad_uplo(char u) { return !lsame(u, 'U') && !lsame(u, 'L'); }
 bool bad_trans(char t) { return !lsame(t, 'N') && !lsame(t, 'T') && !lsame(t, 'C'); }
 bool bad_diag(char d) { return !lsame(d, 'U') && !lsame(d, 'N'); }
 
+// The argument checks of the triangular routines (xerbla_'s parameter numbers): the four they
+// share, then full storage (dtrmv, dtrsv), band (dtbmv, dtbsv) or packed (dtpmv, dtpsv).
+fint tri_info(char uplo, char trans, char diag, fint n)
+{
+  return bad_uplo(uplo) ? 1 : bad_trans(trans) ? 2 : bad_diag(diag) ? 3 : n < 0 ? 4 : 0;
+}
+fint tr_info(char uplo, char trans, char diag, fint n, fint lda, fint incx)
+{
+  const fint info = tri_info(uplo, trans, diag, n);
+  return info ? info : lda < imax(1, n) ? 6 : incx == 0 ? 8 : 0;
+}
+fint tb_info(char uplo, char trans, char diag, fint n, fint k, fint lda, fint incx)
+{
+  const fint info = tri_info(uplo, trans, diag, n);
+  return info ? info : k < 0 ? 5 : lda < k + 1 ? 7 : incx == 0 ? 9 : 0;
+}
+fint tp_info(char uplo, char trans, char diag, fint n, fint incx)
+{
+  const fint info = tri_info(uplo, trans, diag, n);
+  return info ? info : incx == 0 ? 7 : 0;
+}
+
 // The full symmetric n x n matrix of a stored triangle a(i, j) (i <= j for upper).
 template <class A>
 std::vector<double> symmetric(int64_t n, bool upper, const A &a)
@@ -211,13 +233,7 @@ void dsbmv_(const char *uplo, const fint *n, const fint *k, const double *alpha,
 void dtrmv_(const char *uplo, const char *trans, const char *diag, const fint *n, const double *A, const fint *lda,
             double *x, const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*lda < imax(1, *n)) info = 6;
-  else if (*incx == 0) info = 8;
+  const fint info = tr_info(*uplo, *trans, *diag, *n, *lda, *incx);
   if (info) return error("DTRMV", info);
   if (*n == 0) return;
   const int64_t LD = *lda;
@@ -229,14 +245,7 @@ void dtrmv_(const char *uplo, const char *trans, const char *diag, const fint *n
 void dtbmv_(const char *uplo, const char *trans, const char *diag, const fint *n, const fint *k, const double *A,
             const fint *lda, double *x, const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*k < 0) info = 5;
-  else if (*lda < *k + 1) info = 7;
-  else if (*incx == 0) info = 9;
+  const fint info = tb_info(*uplo, *trans, *diag, *n, *k, *lda, *incx);
   if (info) return error("DTBMV", info);
   if (*n == 0) return;
   const int64_t LD = *lda, K = *k;
@@ -249,12 +258,7 @@ void dtbmv_(const char *uplo, const char *trans, const char *diag, const fint *n
 void dtpmv_(const char *uplo, const char *trans, const char *diag, const fint *n, const double *ap, double *x,
             const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*incx == 0) info = 7;
+  const fint info = tp_info(*uplo, *trans, *diag, *n, *incx);
   if (info) return error("DTPMV", info);
   if (*n == 0) return;
   const int64_t N = *n;
@@ -266,13 +270,7 @@ void dtpmv_(const char *uplo, const char *trans, const char *diag, const fint *n
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const fint *n, const double *A, const fint *lda,
             double *x, const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*lda < imax(1, *n)) info = 6;
-  else if (*incx == 0) info = 8;
+  const fint info = tr_info(*uplo, *trans, *diag, *n, *lda, *incx);
   if (info) return error("DTRSV", info);
   if (*n == 0) return;
   const char u = upper(*uplo), t = lsame(*trans, 'N') ? 'N' : 'T', d = upper(*diag);
@@ -286,14 +284,7 @@ void dtrsv_(const char *uplo, const char *trans, const char *diag, const fint *n
 void dtbsv_(const char *uplo, const char *trans, const char *diag, const fint *n, const fint *k, const double *A,
             const fint *lda, double *x, const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*k < 0) info = 5;
-  else if (*lda < *k + 1) info = 7;
-  else if (*incx == 0) info = 9;
+  const fint info = tb_info(*uplo, *trans, *diag, *n, *k, *lda, *incx);
   if (info) return error("DTBSV", info);
   if (*n == 0) return;
   const int64_t LD = *lda, K = *k;
@@ -306,12 +297,7 @@ void dtbsv_(const char *uplo, const char *trans, const char *diag, const fint *n
 void dtpsv_(const char *uplo, const char *trans, const char *diag, const fint *n, const double *ap, double *x,
             const fint *incx, size_t, size_t, size_t)
 {
-  fint info = 0;
-  if (bad_uplo(*uplo)) info = 1;
-  else if (bad_trans(*trans)) info = 2;
-  else if (bad_diag(*diag)) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*incx == 0) info = 7;
+  const fint info = tp_info(*uplo, *trans, *diag, *n, *incx);
   if (info) return error("DTPSV", info);
   if (*n == 0) return;
   const int64_t N = *n;

@@ -11,6 +11,20 @@ namespace {
 bool bad_trans(char t) { return !lsame(t, 'N') && !lsame(t, 'T') && !lsame(t, 'C'); }
 char tr(char t) { return lsame(t, 'N') ? 'N' : 'T'; }
 
+// The argument checks of dtrsm and dtrmm (xerbla_'s parameter numbers).
+fint tri_info(char side, char uplo, char transa, char diag, fint m, fint n, fint lda, fint ldb)
+{
+  const bool left = lsame(side, 'L');
+  if (!left && !lsame(side, 'R')) return 1;
+  if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return 2;
+  if (bad_trans(transa)) return 3;
+  if (!lsame(diag, 'U') && !lsame(diag, 'N')) return 4;
+  if (m < 0) return 5;
+  if (n < 0) return 6;
+  if (lda < imax(1, left ? m : n)) return 9;
+  return ldb < imax(1, m) ? 11 : 0;
+}
+
 // Column j of C's stored triangle: rows [r0, r1).
 void tri_rows(bool up, int64_t n, int64_t j, int64_t *r0, int64_t *r1)
 {
@@ -48,15 +62,7 @@ void dtrsm_(const char *side, const char *uplo, const char *transa, const char *
 {
   const bool left = lsame(*side, 'L');
   const fint nrowa = left ? *m : *n;
-  fint info = 0;
-  if (!left && !lsame(*side, 'R')) info = 1;
-  else if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) info = 2;
-  else if (bad_trans(*transa)) info = 3;
-  else if (!lsame(*diag, 'U') && !lsame(*diag, 'N')) info = 4;
-  else if (*m < 0) info = 5;
-  else if (*n < 0) info = 6;
-  else if (*lda < imax(1, nrowa)) info = 9;
-  else if (*ldb < imax(1, *m)) info = 11;
+  const fint info = tri_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb);
   if (info) return error("DTRSM", info);
   if (*m == 0 || *n == 0) return;
   if (*alpha == 0.0) return scale_mat(*m, *n, 0.0, B, *ldb);
@@ -161,16 +167,7 @@ void dtrmm_(const char *side, const char *uplo, const char *transa, const char *
             size_t)
 {
   const bool left = lsame(*side, 'L');
-  const fint nrowa = left ? *m : *n;
-  fint info = 0;
-  if (!left && !lsame(*side, 'R')) info = 1;
-  else if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) info = 2;
-  else if (bad_trans(*transa)) info = 3;
-  else if (!lsame(*diag, 'U') && !lsame(*diag, 'N')) info = 4;
-  else if (*m < 0) info = 5;
-  else if (*n < 0) info = 6;
-  else if (*lda < imax(1, nrowa)) info = 9;
-  else if (*ldb < imax(1, *m)) info = 11;
+  const fint info = tri_info(*side, *uplo, *transa, *diag, *m, *n, *lda, *ldb);
   if (info) return error("DTRMM", info);
   if (*m == 0 || *n == 0) return;
   if (*alpha == 0.0) return scale_mat(*m, *n, 0.0, B, *ldb);
