@@ -37,6 +37,10 @@ bool small(double work);
 inline bool lsame(char a, char b) { return (a | 0x20) == (b | 0x20); }
 inline char upper(char a) { return (char)(a & ~0x20); }
 inline fint imax(fint a, fint b) { return a > b ? a : b; }
+// The reference's character arguments that are not one of their letters (any case).
+inline bool bad_uplo(char u) { return !lsame(u, 'U') && !lsame(u, 'L'); }
+inline bool bad_trans(char t) { return !lsame(t, 'N') && !lsame(t, 'T') && !lsame(t, 'C'); }
+inline bool bad_diag(char d) { return !lsame(d, 'U') && !lsame(d, 'N'); }
 
 // Reports an illegal argument as the reference BLAS: from a CBLAS call, cblas_xerbla(info + 1,
 // "cblas_<name>") as the reference CBLAS's xerbla does; else the program's or the system's

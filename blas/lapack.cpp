@@ -107,7 +107,7 @@ void potrs_here(char u, int64_t n, int64_t nrhs, const double *A, int64_t lda, d
 // LAPACK's checks of uplo, n, nrhs (when given), lda and ldb (when given): the INFO position.
 fint check_chol(const char *uplo, fint n, const fint *nrhs, fint lda, const fint *ldb)
 {
-  if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) return -1;
+  if (bad_uplo(*uplo)) return -1;
   if (n < 0) return -2;
   if (nrhs && *nrhs < 0) return -3;
   if (lda < imax(1, n)) return nrhs ? -5 : -4;

@@ -9,10 +9,6 @@ using namespace exstar_blas;
 
 namespace {
 
-bool bad_uplo(char u) { return !lsame(u, 'U') && !lsame(u, 'L'); }
-bool bad_trans(char t) { return !lsame(t, 'N') && !lsame(t, 'T') && !lsame(t, 'C'); }
-bool bad_diag(char d) { return !lsame(d, 'U') && !lsame(d, 'N'); }
-
 // The argument checks of the triangular routines (xerbla_'s parameter numbers): the four they
 // share, then full storage (dtrmv, dtrsv), band (dtbmv, dtbsv) or packed (dtpmv, dtpsv).
 fint tri_info(char uplo, char trans, char diag, fint n)

@@ -8,7 +8,6 @@ using namespace exstar_blas;
 
 namespace {
 
-bool bad_trans(char t) { return !lsame(t, 'N') && !lsame(t, 'T') && !lsame(t, 'C'); }
 char tr(char t) { return lsame(t, 'N') ? 'N' : 'T'; }
 
 // The argument checks of dtrsm and dtrmm (xerbla_'s parameter numbers).
@@ -16,9 +15,9 @@ fint tri_info(char side, char uplo, char transa, char diag, fint m, fint n, fint
 {
   const bool left = lsame(side, 'L');
   if (!left && !lsame(side, 'R')) return 1;
-  if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) return 2;
+  if (bad_uplo(uplo)) return 2;
   if (bad_trans(transa)) return 3;
-  if (!lsame(diag, 'U') && !lsame(diag, 'N')) return 4;
+  if (bad_diag(diag)) return 4;
   if (m < 0) return 5;
   if (n < 0) return 6;
   if (lda < imax(1, left ? m : n)) return 9;
@@ -82,7 +81,7 @@ void dsymm_(const char *side, const char *uplo, const fint *m, const fint *n, co
   const fint nrowa = left ? *m : *n;
   fint info = 0;
   if (!left && !lsame(*side, 'R')) info = 1;
-  else if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) info = 2;
+  else if (bad_uplo(*uplo)) info = 2;
   else if (*m < 0) info = 3;
   else if (*n < 0) info = 4;
   else if (*lda < imax(1, nrowa)) info = 7;
@@ -107,7 +106,7 @@ void dsyrk_(const char *uplo, const char *trans, const fint *n, const fint *k, c
   const bool nt = lsame(*trans, 'N');
   const fint nrowa = nt ? *n : *k;
   fint info = 0;
-  if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) info = 1;
+  if (bad_uplo(*uplo)) info = 1;
   else if (bad_trans(*trans)) info = 2;
   else if (*n < 0) info = 3;
   else if (*k < 0) info = 4;
@@ -133,7 +132,7 @@ void dsyr2k_(const char *uplo, const char *trans, const fint *n, const fint *k, 
   const bool nt = lsame(*trans, 'N');
   const fint nrowa = nt ? *n : *k;
   fint info = 0;
-  if (!lsame(*uplo, 'U') && !lsame(*uplo, 'L')) info = 1;
+  if (bad_uplo(*uplo)) info = 1;
   else if (bad_trans(*trans)) info = 2;
   else if (*n < 0) info = 3;
   else if (*k < 0) info = 4;
