@@ -30,8 +30,11 @@ constexpr int MR = 4, NR = 4;
 // Blocks (GotoBLAS's): an MC x KC block of op(A) (256 KiB) stays in L2 while the KC x NR
 // panels of op(B) (8 KiB each) stream through L1; the KC x NC block of op(B) (up to 8 MiB) sits
 // in L3. NC is large so that each block of op(A) is packed once per KC step, not once per 128
-// columns (2-core EPYC, n = 2048: packing op(A) 16 times took a quarter of the time).
-constexpr int64_t MC = 128, NC = 4096, KC = 256;
+// columns (2-core EPYC, n = 2048: packing op(A) 16 times took a quarter of the time). NC is a
+// whole number of panels: a block's last panel ends at the block's edge (with NC = 4096 and the
+// AVX2 tile's 3 columns it ran two columns past it, and past the scratch, for n > 4096).
+constexpr int64_t MC = 128, NC = 4096 / NR * NR, KC = 256;
+static_assert(NC % NR == 0, "whole panels of op(B) a block");
 static_assert(KC % EXSTAR_GEMM_FOLD == 0, "a block of terms starts at a fold");
 
 int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

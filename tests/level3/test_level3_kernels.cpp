@@ -114,30 +114,41 @@ TEST_CASE("gemm kernel: uniform data takes the fast path", "[gemm]")
 // The register tiles (AVX2 8 x 3 with its written-out runs of terms, AVX-512 16 x 4; the test
 // runs under both ISAs) against core/gemm.h's loop of one entry, term by term with its folds: S
 // and R bit for bit, for sizes off every tile, run, fold and block edge.
+static void check_fast_sums(int64_t m, int64_t n, int64_t k, Rng &rng)
+{
+  const std::vector<double> A = gen_uniform((int)(m * k), rng), B = gen_uniform((int)(k * n), rng);
+  exstar_gemm::sums out;
+  exstar_gemm::fast_sums(m, n, k, exstar_gemm::view{A.data(), 0, 1, m}, exstar_gemm::view{B.data(), 0, 1, k}, out);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      const size_t x = (size_t)(i + j * m);
+      const double sigma = out.sigma[x];
+      double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
+      for (int64_t l = 0; l < k; ++l) {
+        exstar_gemm_term(A[(size_t)(i + l * m)], B[(size_t)(l + j * k)], &S, &R);
+        if (exstar_gemm_folds_after(l)) exstar_gemm_fold(&S, &R);
+      }
+      S = exstar_gemm_run_end(S, sigma);
+      INFO("m " << m << " n " << n << " k " << k << " entry (" << i << ", " << j << ")");
+      CHECK(same_bits(out.S[x], S));
+      CHECK(same_bits(out.R[x], R));
+    }
+}
+
 TEST_CASE("fast sums: every entry's S and R are core/gemm.h's loop's, bit for bit", "[gemm][sums]")
 {
   Rng rng(23);
   for (int64_t k : {1, 2, 3, 31, 32, 33, 63, 65, 255, 256, 257, 513})
-    for (int64_t m : {1, 5, 17}) {
-      const int64_t n = 7;
-      const std::vector<double> A = gen_uniform((int)(m * k), rng), B = gen_uniform((int)(k * n), rng);
-      exstar_gemm::sums out;
-      exstar_gemm::fast_sums(m, n, k, exstar_gemm::view{A.data(), 0, 1, m}, exstar_gemm::view{B.data(), 0, 1, k}, out);
-      for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) {
-          const size_t x = (size_t)(i + j * m);
-          const double sigma = out.sigma[x];
-          double S = exstar_gemm_run_begin(0.0, sigma), R = 0.0;
-          for (int64_t l = 0; l < k; ++l) {
-            exstar_gemm_term(A[(size_t)(i + l * m)], B[(size_t)(l + j * k)], &S, &R);
-            if (exstar_gemm_folds_after(l)) exstar_gemm_fold(&S, &R);
-          }
-          S = exstar_gemm_run_end(S, sigma);
-          INFO("m " << m << " k " << k << " entry (" << i << ", " << j << ")");
-          CHECK(same_bits(out.S[x], S));
-          CHECK(same_bits(out.R[x], R));
-        }
-    }
+    for (int64_t m : {1, 5, 17}) check_fast_sums(m, 7, k, rng);
+}
+
+// More columns than one block of packed op(B) (4095 with the AVX2 tile's 3 columns, 4096 with
+// AVX-512's 4): the block's last panel stays inside its scratch (it overran it by two columns
+// before 2026-11-29, found by AddressSanitizer), and every entry still has the loop's bits.
+TEST_CASE("fast sums: more columns than a block of op(B)", "[gemm][sums]")
+{
+  Rng rng(29);
+  for (int64_t n : {4097, 4100, 8200}) check_fast_sums(3, n, 40, rng);
 }
 
 TEST_CASE("GEMM-accumulate state: tiles added in any split round to the gemm bits or decline", "[gemm][state]")
