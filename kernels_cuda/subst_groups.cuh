@@ -247,13 +247,16 @@ __global__ void __launch_bounds__(32) subst_lanes_kernel(C c, int64_t r1, int64_
 }
 
 // The r unknowns of nv vectors (c's factor L with leading dimension ldl): the exponent table and,
-// when a vector's states do not fit the default 48 KB of shared memory a block (r > 1536), their
-// copy in global scratch, then the launch; scratch from sc (its extra bytes, sized by
-// subst_scratch_bytes). EXSTAR_CUDA_UROW_GLOBAL=1 takes the global scratch always (the test of
-// that path).
+// when a vector's states do not fit the default 48 KB of shared memory a block beside the
+// kernel's own (subst_kernel declares 1.9 KB, sm_90; 4 KB kept for it: r > 1408), their copy in
+// global scratch, then the launch; scratch from sc (its extra bytes, sized by
+// subst_scratch_bytes). (Until 2026-11-29 the states alone were measured against 48 KB, and a
+// Cholesky tile of 1536 failed to launch: "invalid argument".) EXSTAR_CUDA_UROW_GLOBAL=1 takes
+// the global scratch always (the test of that path).
+constexpr size_t kSubstSharedStates = (48 - 4) * 1024;
 inline bool subst_in_shared(int64_t r)
 {
-  return (size_t)r * sizeof(exstar_bdd) <= 48 * 1024 && !std::getenv("EXSTAR_CUDA_UROW_GLOBAL");
+  return (size_t)r * sizeof(exstar_bdd) <= kSubstSharedStates && !std::getenv("EXSTAR_CUDA_UROW_GLOBAL");
 }
 inline size_t subst_ea_bytes(int64_t r)
 {

@@ -572,11 +572,17 @@ int64_t exstar_default_tile(int64_t m, int64_t n)
   // 512 0.18-0.20 s, 1024 0.20 s). 2048 from 32768 columns a GPU: the same trade again, now
   // that the panel runs beside the updates on a third of the GPU (one H200, 2026-11-29, n =
   // 32768: nb 2048 2.848-2.875 s, 1536 2.842 s, 1024 2.98 s; at n = 16384 2048 is slower:
-  // 0.718 s against 0.584-0.588 s, 1536 0.641 s, 768 0.645 s, 512 0.715 s).
+  // 0.718 s against 0.584-0.588 s, 1536 0.641 s, 768 0.645 s, 512 0.715 s). Two GPUs with 8192
+  // to 16383 columns each take 768 (2 x H200, 2026-11-29, n = 16384, at home: the exact LU nb 768
+  // 0.385 s, 1024 0.407 s, 512 0.432-0.443 s; the Cholesky 768 0.310 s, 1024 0.290 s, 512
+  // 0.359 s). At n = 32768 the LU there took 1536 1.612-1.622 s against 1024's 1.676-1.683 s, but
+  // the Cholesky was not measured at 1536, so 1024 stays; four GPUs keep 512 (measured against
+  // 1024 only).
   if (exstar_rt::panel_where() == STARPU_CUDA) {
     const int64_t gpus = (int64_t)exstar_rt::gpu_worker_masks().size();
     const int64_t cols = (m < n ? m : n) / (gpus > 1 ? gpus : 1);
-    return cols >= 32768 ? 2048 : cols >= 16384 ? 1024 : 512;
+    const int64_t t = cols >= 32768 ? 2048 : cols >= 16384 ? 1024 : 512;
+    return gpus == 2 && t == 512 && cols >= 8192 ? 768 : t;
   }
   return 128;
 }

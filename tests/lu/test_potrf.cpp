@@ -199,6 +199,26 @@ TEST_CASE("potrf on a larger matrix: the same bits for every tile edge", "[potrf
   require_same(p, want, reference(p), "oracle");
 }
 
+// Tile edges whose triangle's states fill a block's default shared memory on the GPU (1536 x 32
+// bytes = 48 KB, beside what the substitution kernel declares itself: the CUDA tile shape's trsm
+// failed to launch with 1536 before 2026-11-29). A diagonally dominant matrix (built in O(n^2)).
+TEST_CASE("potrf with tile edges of 1408 and 1536: the same bits as one tile", "[potrf][large]")
+{
+  session s("prio");
+  Rng rng(101);
+  const int n = 1600;
+  const std::vector<double> u = gen_uniform(n * n, rng);
+  std::vector<double> A((size_t)n * n);
+  for (int j = 0; j < n; ++j) {
+    A[j + (size_t)j * n] = (double)n;
+    for (int i = j + 1; i < n; ++i) A[i + (size_t)j * n] = A[j + (size_t)i * n] = u[i + (size_t)j * n];
+  }
+  const problem p = make("diagonally dominant 1600", n, A);
+  const factor want = run(p, n); // one tile
+  REQUIRE(want.info == 0);
+  for (int64_t nb : {1408, 1536}) require_same(p, run(p, nb), want, "nb " + std::to_string(nb));
+}
+
 TEST_CASE("potrs and posv: each column is the two exact triangular solves", "[potrf][solve]")
 {
   session s("prio");
