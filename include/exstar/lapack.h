@@ -82,7 +82,7 @@ int exstar_dgetrf_unblocked(int64_t m, int64_t n, double *A, int64_t lda, int32_
 /** The default tile edge of the tiled LU: the one set by exstar_set_lu_tile, else, when there
  * is a CUDA worker and the build has the CUDA panel kernels (the panel path then runs on the
  * GPU, CPU workers or not), 2048 if min(m, n) / (the GPUs StarPU drives) >= 32768, 1024 if
- * it is >= 16384 and 512 otherwise, else 128. */
+ * it is >= 16384, 768 on exactly two GPUs when it is >= 8192, and 512 otherwise; else 128. */
 int64_t exstar_default_tile(int64_t m, int64_t n);
 /** The tile edge exstar_dgetrf, exstar_dgesv and the batches use from now on: nb > 0, 0 (the
  * default above) or -1 (the unblocked graph). Never changes a bit of the results. */
